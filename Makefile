@@ -1,0 +1,78 @@
+# The CMA patch series against Linux 6.12.117 and the harness that proves it.
+#
+#   make run            build, boot and test the default variant (x86_64)
+#   make test           every variant, the harness tests and checkpatch
+#
+# Variables: V=<variant>  T=<kselftest, e.g. cma_debugfs>  KVM=1 (probe, then use)
+# See `make help`.
+
+PYTHON   ?= python3
+TREE     := build/linux
+PATCHES  := patches
+V        ?= x86_64
+HARNESS  := $(PYTHON) -m harness
+KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
+
+.PHONY: help deps tree tree-reset export check-export variants run test \
+	shell kselftest harness-test checkpatch clean
+
+help:
+	@sed -n 's/^## \{0,1\}//p' $(MAKEFILE_LIST)
+
+## make deps           install missing Debian packages (root)
+deps:
+	@scripts/install-deps.sh
+
+## make tree           pinned base in build/linux, series from patches/ applied
+tree: deps
+	@[ -d $(TREE)/.git ] || scripts/fetch-base.sh $(TREE)
+	@scripts/series.sh apply $(TREE) $(PATCHES)
+
+## make tree-reset     rebuild build/linux from base + patches/ (drops local commits)
+tree-reset:
+	@if ! scripts/series.sh check $(TREE) $(PATCHES) 2>/dev/null; then \
+		echo "tree-reset: build/linux has commits not in patches/; run 'make export' first or FORCE=1" >&2; \
+		[ "$(FORCE)" = 1 ] || exit 1; fi
+	git -C $(TREE) checkout -q -B series base
+	@scripts/series.sh apply $(TREE) $(PATCHES)
+
+## make export         write build/linux base..HEAD to patches/ (format-patch)
+export:
+	@scripts/series.sh export $(TREE) $(PATCHES)
+
+## make check-export   fail if build/linux and patches/ differ
+check-export:
+	@scripts/series.sh check $(TREE) $(PATCHES)
+
+## make variants       list the variants
+variants:
+	@$(HARNESS) variants
+
+## make run [V=x]      build, boot and run the kselftests of one variant
+run: tree
+	@$(HARNESS) run $(V) $(KVMFLAG)
+
+## make kselftest T=t  run one kselftest (cma:t) on V
+kselftest: tree
+	@[ -n "$(T)" ] || { echo "usage: make kselftest T=<test> [V=<variant>]" >&2; exit 2; }
+	@$(HARNESS) run $(V) --test $(if $(findstring :,$(T)),$(T),cma:$(T)) $(KVMFLAG)
+
+## make shell [V=x]    boot a variant to an interactive shell
+shell: tree
+	@$(HARNESS) shell $(V) $(KVMFLAG)
+
+## make harness-test   the harness's own tests (no QEMU)
+harness-test:
+	@$(HARNESS) selftest
+
+## make checkpatch     scripts/checkpatch.pl --strict over patches/
+checkpatch: tree
+	@$(HARNESS) checkpatch
+
+## make test           harness tests, checkpatch and every variant
+test: tree
+	@$(HARNESS) test $(KVMFLAG)
+
+## make clean          remove build outputs and results (keeps build/linux)
+clean:
+	rm -rf build/out build/results

@@ -1,0 +1,206 @@
+"""Commands behind the Makefile: variants, run, test, shell."""
+import argparse
+import os
+import re
+import sys
+
+from . import build, checks, qemu, results, splat, variants
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CONFIGS = os.path.join(ROOT, 'configs')
+VARIANTS_INI = os.path.join(CONFIGS, 'variants.ini')
+TREE = os.path.join(ROOT, 'build', 'linux')
+OUT = os.path.join(ROOT, 'build', 'out')
+RESULTS = os.path.join(ROOT, 'build', 'results')
+CACHE = os.path.join(ROOT, 'build', 'cache')
+PATCHES = os.path.join(ROOT, 'patches')
+
+KTAP_BEGIN = '===HARNESS-KTAP-BEGIN==='
+KTAP_END = '===HARNESS-KTAP-END'
+_KERNEL_LINE = re.compile(r'^\[\s*\d+\.\d+\]')
+_PROGRESS = re.compile(r'^(# )*(ok|not ok) \d+|^HARNESS:|Kernel panic')
+
+
+def split_console(text):
+    """(ktap text, kernel lines, started, finished) from a console log.
+
+    KTAP is what the guest printed between the markers, minus kernel lines
+    (a panic reaches the console even while printk is quiet). Kernel lines
+    are everything else: the boot log, the dmesg dump, and those strays.
+    """
+    ktap, kernel = [], []
+    inside = started = finished = False
+    for line in text.splitlines():
+        if line.startswith(KTAP_BEGIN):
+            inside = started = True
+            continue
+        if line.startswith(KTAP_END):
+            inside, finished = False, True
+            continue
+        if inside and not _KERNEL_LINE.match(line):
+            ktap.append(line)
+        else:
+            kernel.append(line)
+    return '\n'.join(ktap) + '\n', kernel, started, finished
+
+
+def analyse(variant_name, console_text, expected, rc, wall_limit):
+    """Summary of one boot from its console text."""
+    ktap_text, kernel_lines, started, finished = split_console(console_text)
+    problem = None
+    if rc is None:
+        problem = f'boot killed by the {wall_limit} s wall-clock limit (hang?)'
+    elif not started:
+        problem = 'the guest never started the tests (see console.log)'
+    elif not finished:
+        problem = 'the test run did not finish (guest crashed or rebooted)'
+    elif rc:
+        problem = f'QEMU exited with {rc}'
+    return results.summarise(variant_name, ktap_text, expected,
+                             splat.find(kernel_lines), problem), ktap_text
+
+
+def _echo(line):
+    if _PROGRESS.search(line):
+        sys.stderr.write('    ' + line)
+        sys.stderr.flush()
+
+
+def prepare_variant(v, log, tests=None):
+    """Configure, build kernel and kselftests, pack the initramfs."""
+    out = os.path.join(OUT, v.name)
+    build.log_step(f'{v.name}: configure ({" + ".join(v.fragments)})')
+    build.configure(v, TREE, out, CONFIGS, log)
+    build.log_step(f'{v.name}: build kernel (log: {os.path.relpath(log, ROOT)})')
+    image = build.kernel(v, TREE, out, log)
+    build.log_step(f'{v.name}: build kselftests')
+    st = build.kselftests(v, TREE, out, log)
+    expected = build.select_tests(build.kselftest_list(st), tests or v.tests)
+    bb = build.busybox(v, CACHE)
+    initrd = build.initramfs(v, st, bb, os.path.join(out, 'initramfs.cpio.gz'))
+    return image, initrd, expected
+
+
+def use_kvm(v, image, initrd, resdir):
+    argv = qemu.command(v, image, initrd, mode='probe', kvm=True)
+    ok, why = qemu.kvm_usable(argv, os.path.join(resdir, 'kvm-probe.log'))
+    build.log_step(f'{v.name}: {why}')
+    return ok
+
+
+def run_variant(v, tests=None, kvm=False):
+    resdir = os.path.join(RESULTS, v.name)
+    os.makedirs(resdir, exist_ok=True)
+    for f in os.listdir(resdir):
+        os.unlink(os.path.join(resdir, f))
+    log = os.path.join(resdir, 'build.log')
+    try:
+        image, initrd, expected = prepare_variant(v, log, tests)
+    except build.BuildError as e:
+        s = results.Summary(v.name, [], [f'build: {e}'])
+        _write(resdir, s, '')
+        return s
+    if tests:
+        v = variants.dataclasses.replace(v, tests=tests)
+    argv = qemu.command(v, image, initrd, kvm=kvm and use_kvm(v, image, initrd, resdir))
+    with open(os.path.join(resdir, 'qemu-cmdline'), 'w') as f:
+        f.write(' '.join(argv) + '\n')
+    build.log_step(f'{v.name}: boot ({argv[0]}, limit {v.boot_timeout} s): '
+                   f'{", ".join(expected)}')
+    console = os.path.join(resdir, 'console.log')
+    rc, elapsed = qemu.boot(argv, console, v.boot_timeout, echo=_echo)
+    build.log_step(f'{v.name}: guest ran {elapsed:.0f} s')
+    with open(console, errors='replace') as f:
+        s, ktap_text = analyse(v.name, f.read(), expected, rc, v.boot_timeout)
+    _write(resdir, s, ktap_text)
+    return s
+
+
+def _write(resdir, summary, ktap_text):
+    with open(os.path.join(resdir, 'ktap.log'), 'w') as f:
+        f.write(ktap_text)
+    with open(os.path.join(resdir, 'summary.json'), 'w') as f:
+        f.write(summary.to_json())
+
+
+def _finish(summaries):
+    print()
+    for s in summaries:
+        print('\n'.join(results.report(s)))
+    print(results.totals_line(summaries))
+    return 0 if all(s.ok for s in summaries) else 1
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog='harness')
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    sub.add_parser('variants', help='list the variants')
+    p = sub.add_parser('run', help='build, boot and test variants')
+    p.add_argument('variants', nargs='*', help='variant names (default x86_64)')
+    p.add_argument('--all', action='store_true', help='every variant in make test')
+    p.add_argument('--test', help='kselftest to run: collection or collection:test')
+    p.add_argument('--kvm', action='store_true', help='use KVM if a probe boot works')
+    p = sub.add_parser('shell', help='boot a variant to an interactive shell')
+    p.add_argument('variant', nargs='?', default='x86_64')
+    p.add_argument('--kvm', action='store_true')
+    sub.add_parser('selftest', help="the harness's own tests")
+    sub.add_parser('checkpatch', help='checkpatch.pl --strict over patches/')
+    p = sub.add_parser('test', help='harness tests, checkpatch, every variant')
+    p.add_argument('--kvm', action='store_true')
+    p = sub.add_parser('analyse', help='summarise an existing console log')
+    p.add_argument('variant')
+    p.add_argument('console')
+    args = ap.parse_args(argv)
+
+    try:
+        table = variants.load(VARIANTS_INI)
+        if args.cmd == 'variants':
+            print(variants.describe(table))
+            return 0
+        if args.cmd == 'analyse':
+            with open(args.console, errors='replace') as f:
+                s, _ = analyse(args.variant, f.read(), [], 0, 0)
+            return _finish([s])
+        if args.cmd == 'selftest':
+            return _finish([checks.unit_tests(ROOT)])
+        if args.cmd == 'checkpatch':
+            return _finish([checks.checkpatch(TREE, PATCHES)])
+        if args.cmd == 'test':
+            pre = [checks.unit_tests(ROOT), checks.checkpatch(TREE, PATCHES)]
+            for s in pre:
+                build.log_step(results.report(s)[-1])
+            chosen = [v for v in table.values() if v.in_test]
+            return _finish(pre + [run_variant(v, None, args.kvm) for v in chosen])
+        if args.cmd == 'shell':
+            return shell(variants.lookup(table, args.variant), args.kvm)
+        names = ([n for n, v in table.items() if v.in_test] if args.all
+                 else args.variants or ['x86_64'])
+        chosen = [variants.lookup(table, n) for n in names]
+    except variants.VariantError as e:
+        print(f'harness: {e}', file=sys.stderr)
+        return 2
+    if not os.path.isdir(os.path.join(TREE, '.git')):
+        print('harness: no kernel work tree in build/linux: run `make tree`',
+              file=sys.stderr)
+        return 2
+    summaries = [run_variant(v, args.test, args.kvm) for v in chosen]
+    return _finish(summaries)
+
+
+def shell(v, kvm):
+    resdir = os.path.join(RESULTS, v.name)
+    os.makedirs(resdir, exist_ok=True)
+    try:
+        image, initrd, _ = prepare_variant(v, os.path.join(resdir, 'build.log'))
+    except build.BuildError as e:
+        print(f'harness: {e}', file=sys.stderr)
+        return 1
+    argv = qemu.command(v, image, initrd, mode='shell',
+                        kvm=kvm and use_kvm(v, image, initrd, resdir))
+    build.log_step('interactive guest: exit the shell to power off '
+                   '(QEMU escape: Ctrl-A X)')
+    return os.spawnvp(os.P_WAIT, argv[0], argv)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

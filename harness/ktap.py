@@ -1,0 +1,136 @@
+"""Parse the (K)TAP output of run_kselftest.sh into a tree of results.
+
+kselftest nests a test program's own TAP under its runner line by prefixing
+every line with "# "; KUnit-style KTAP nests with four spaces. Both are
+handled. Lines that are neither results, plans nor nested lines are
+diagnostics and ignored.
+"""
+import dataclasses
+import re
+
+PASS, FAIL, SKIP, TIMEOUT = 'pass', 'fail', 'skip', 'timeout'
+
+_RESULT = re.compile(
+    r'^(?P<ok>ok|not ok)\s+(?P<num>\d+)\s*(?:-\s*)?(?P<name>[^#]*?)\s*'
+    r'(?:#\s*(?:(?P<directive>SKIP|TODO|TIMEOUT|XFAIL)\b\s*(?P<reason>.*)|.*))?$',
+    re.IGNORECASE)
+_PLAN = re.compile(r'^1\.\.(?P<n>\d+)\s*(?:#\s*(?P<skip>SKIP)?\s*(?P<reason>.*))?$',
+                   re.IGNORECASE)
+_NESTED = ('# ', '    ')
+
+
+@dataclasses.dataclass
+class Result:
+    name: str
+    status: str
+    reason: str = ''
+    children: list = dataclasses.field(default_factory=list)
+    plan: int = None          # the nested plan, if the test printed one
+    plan_skip: str = None     # reason of a "1..0 # SKIP reason" plan
+
+
+@dataclasses.dataclass
+class Block:
+    results: list
+    plan: int = None
+    plan_skip: str = None
+    bail_out: str = None
+
+
+def _status(ok, directive):
+    d = (directive or '').upper()
+    if d == 'SKIP':
+        return SKIP
+    if d == 'TIMEOUT':
+        return TIMEOUT
+    if d in ('TODO', 'XFAIL'):
+        return PASS
+    return PASS if ok == 'ok' else FAIL
+
+
+def _strip_nested(line):
+    for p in _NESTED:
+        if line.startswith(p):
+            return line[len(p):]
+    if line in ('#', ''):
+        return ''
+    return None
+
+
+def parse(text):
+    """Parse @text (one TAP stream) into a Block."""
+    return _parse_lines(text.splitlines())
+
+
+def _parse_lines(lines):
+    block = Block(results=[])
+    pending = []            # nested lines that precede the next result
+    for raw in lines:
+        line = raw.rstrip('\r\n')
+        inner = _strip_nested(line)
+        if inner is not None and line.strip():
+            pending.append(inner)
+            continue
+        line = line.strip()
+        if line.lower().startswith('bail out!'):
+            block.bail_out = line[9:].strip() or 'bail out'
+            continue
+        m = _PLAN.match(line)
+        if m:
+            block.plan = int(m.group('n'))
+            if m.group('skip'):
+                block.plan_skip = (m.group('reason') or '').strip()
+            continue
+        m = _RESULT.match(line)
+        if not m:
+            continue
+        child = _parse_lines(pending) if pending else Block(results=[])
+        pending = []
+        r = Result(name=m.group('name').strip(),
+                   status=_status(m.group('ok'), m.group('directive')),
+                   reason=(m.group('reason') or '').strip(),
+                   children=child.results, plan=child.plan,
+                   plan_skip=child.plan_skip)
+        if child.bail_out and r.status == PASS:
+            r.status, r.reason = FAIL, 'bail out: ' + child.bail_out
+        block.results.append(r)
+    return block
+
+
+@dataclasses.dataclass
+class Case:
+    name: str
+    status: str
+    reason: str = ''
+
+
+def cases(result, prefix=''):
+    """Flatten @result to the leaf cases that count in a summary.
+
+    A test with subtests counts its subtests, plus one failure for each
+    planned subtest that never reported and one when the program itself
+    failed although every subtest passed (a crash after the last case, a
+    non-zero exit). A test without subtests counts as itself.
+    """
+    name = prefix + result.name
+    if result.status == SKIP and not result.children:
+        reason = result.reason or result.plan_skip or 'no reason given'
+        return [Case(name, SKIP, reason)]
+    if result.status == TIMEOUT:
+        out = []
+        for c in result.children:
+            out += cases(c, name + ': ')
+        return out + [Case(name, TIMEOUT, result.reason or 'timed out')]
+    if not result.children:
+        if result.plan == 0 and result.plan_skip is not None:
+            return [Case(name, SKIP, result.plan_skip or 'no reason given')]
+        return [Case(name, result.status, result.reason)]
+    out = []
+    for c in result.children:
+        out += cases(c, name + ': ')
+    if result.plan is not None and len(result.children) < result.plan:
+        out.append(Case(name, FAIL, f'planned {result.plan} cases, '
+                                    f'{len(result.children)} reported'))
+    elif result.status == FAIL and all(c.status != FAIL for c in out):
+        out.append(Case(name, FAIL, 'test program failed after its cases'))
+    return out

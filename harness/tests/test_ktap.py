@@ -1,0 +1,93 @@
+import unittest
+
+from harness import ktap
+
+KSELFTEST = """\
+TAP version 13
+1..2
+# timeout set to 300
+# selftests: cma: cma_debugfs
+# TAP version 13
+# 1..3
+# # area reserved: base_pfn 0x1000
+# ok 1 reserved: alloc 1 pages
+# not ok 2 reserved: free 1 pages
+# ok 3 reserved: reject "0" # SKIP no sysfs counters
+# # Totals: pass:1 fail:1 xfail:0 xpass:0 skip:1 error:0
+not ok 1 selftests: cma: cma_debugfs # exit=1
+# timeout set to 300
+# selftests: cma: cma_stress
+not ok 2 selftests: cma: cma_stress # TIMEOUT 300 seconds
+"""
+
+
+class ParseTest(unittest.TestCase):
+    def test_nested_kselftest(self):
+        block = ktap.parse(KSELFTEST)
+        self.assertEqual(block.plan, 2)
+        self.assertEqual([r.name for r in block.results],
+                         ['selftests: cma: cma_debugfs',
+                          'selftests: cma: cma_stress'])
+        first = block.results[0]
+        self.assertEqual(first.status, ktap.FAIL)
+        self.assertEqual(first.plan, 3)
+        self.assertEqual([c.status for c in first.children],
+                         [ktap.PASS, ktap.FAIL, ktap.SKIP])
+        self.assertEqual(first.children[2].reason, 'no sysfs counters')
+        self.assertEqual(block.results[1].status, ktap.TIMEOUT)
+
+    def test_cases_flatten(self):
+        block = ktap.parse(KSELFTEST)
+        cases = ktap.cases(block.results[0]) + ktap.cases(block.results[1])
+        self.assertEqual([c.status for c in cases],
+                         [ktap.PASS, ktap.FAIL, ktap.SKIP, ktap.TIMEOUT])
+        self.assertEqual(cases[0].name,
+                         'selftests: cma: cma_debugfs: reserved: alloc 1 pages')
+
+    def test_kunit_four_space_nesting(self):
+        text = ("KTAP version 1\n1..1\n    KTAP version 1\n    1..2\n"
+                "    ok 1 a\n    ok 2 b\nok 1 suite\n")
+        cases = ktap.cases(ktap.parse(text).results[0])
+        self.assertEqual([(c.name, c.status) for c in cases],
+                         [('suite: a', ktap.PASS), ('suite: b', ktap.PASS)])
+
+    def test_missing_subtests_fail(self):
+        text = "1..1\n# 1..3\n# ok 1 a\nok 1 prog\n"
+        cases = ktap.cases(ktap.parse(text).results[0])
+        self.assertEqual(cases[-1].status, ktap.FAIL)
+        self.assertIn('planned 3 cases, 1 reported', cases[-1].reason)
+
+    def test_program_failure_after_passing_cases(self):
+        text = "1..1\n# 1..1\n# ok 1 a\nnot ok 1 prog # exit=139\n"
+        cases = ktap.cases(ktap.parse(text).results[0])
+        self.assertEqual([c.status for c in cases], [ktap.PASS, ktap.FAIL])
+
+    def test_whole_program_skip_with_plan_reason(self):
+        text = "1..1\n# TAP version 13\n# 1..0 # SKIP needs root\nok 1 prog # SKIP\n"
+        cases = ktap.cases(ktap.parse(text).results[0])
+        self.assertEqual([(c.status, c.reason) for c in cases],
+                         [(ktap.SKIP, 'needs root')])
+
+    def test_skip_reason_from_directive(self):
+        text = "1..1\nok 1 prog # SKIP no CMA area\n"
+        cases = ktap.cases(ktap.parse(text).results[0])
+        self.assertEqual(cases[0].reason, 'no CMA area')
+
+    def test_bail_out_fails_a_passing_parent(self):
+        text = "1..1\n# 1..2\n# ok 1 a\n# Bail out! lost the area\nok 1 prog\n"
+        r = ktap.parse(text).results[0]
+        self.assertEqual(r.status, ktap.FAIL)
+        self.assertIn('lost the area', r.reason)
+
+    def test_xfail_counts_as_pass(self):
+        text = "1..1\n# 1..1\n# ok 1 a # XFAIL known\nok 1 p\n"
+        cases = ktap.cases(ktap.parse(text).results[0])
+        self.assertEqual(cases[0].status, ktap.PASS)
+
+    def test_diagnostics_ignored(self):
+        block = ktap.parse("# just a comment\nrandom text\n")
+        self.assertEqual(block.results, [])
+
+
+if __name__ == '__main__':
+    unittest.main()

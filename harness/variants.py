@@ -1,0 +1,103 @@
+"""The variant table: arch, Kconfig fragments, QEMU sizing and command line.
+
+Variants live in configs/variants.ini, one section each. Arch facts that
+every variant of an arch shares (toolchain, image, QEMU machine, console)
+live in ARCHES below.
+"""
+import configparser
+import dataclasses
+import os
+
+
+@dataclasses.dataclass(frozen=True)
+class Arch:
+    name: str               # ARCH= for kbuild
+    cross_compile: str      # CROSS_COMPILE= prefix, '' for native
+    image: str              # kernel image, relative to the build dir
+    qemu: str               # QEMU system emulator
+    machine: tuple          # QEMU machine and CPU arguments
+    console: str            # kernel console= for the serial port
+    busybox_deb_arch: str   # Debian architecture of busybox-static
+
+
+ARCHES = {
+    'x86_64': Arch('x86_64', '', 'arch/x86/boot/bzImage',
+                   'qemu-system-x86_64', ('-M', 'pc', '-cpu', 'max'),
+                   'ttyS0', 'amd64'),
+    'i386': Arch('i386', '', 'arch/x86/boot/bzImage',
+                 'qemu-system-i386', ('-M', 'pc', '-cpu', 'max'),
+                 'ttyS0', 'i386'),
+    'arm64': Arch('arm64', 'aarch64-linux-gnu-', 'arch/arm64/boot/Image',
+                  'qemu-system-aarch64',
+                  ('-M', 'virt', '-cpu', 'max,pauth-impdef=on'),
+                  'ttyAMA0', 'arm64'),
+}
+
+REQUIRED = ('summary', 'arch', 'fragments')
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    name: str
+    summary: str            # one line for `make variants`
+    arch: Arch
+    fragments: tuple        # fragment names, configs/<name>.config
+    memory: str             # QEMU -m
+    cpus: int               # QEMU -smp
+    cmdline: str            # extra kernel command line
+    tests: str              # run_kselftest.sh selection: collection or c:t
+    boot_timeout: int       # wall-clock limit of one boot, seconds
+    qemu_extra: tuple       # extra QEMU arguments (NUMA nodes, ...)
+    in_test: bool           # part of `make test`
+
+    def fragment_paths(self, configs_dir):
+        return [os.path.join(configs_dir, f + '.config') for f in self.fragments]
+
+
+class VariantError(Exception):
+    pass
+
+
+def _parse_section(name, sec):
+    missing = [k for k in REQUIRED if not sec.get(k)]
+    if missing:
+        raise VariantError(f'variant {name}: missing {", ".join(missing)}')
+    arch = sec['arch']
+    if arch not in ARCHES:
+        raise VariantError(f'variant {name}: unknown arch {arch!r} '
+                           f'(known: {", ".join(sorted(ARCHES))})')
+    try:
+        cpus = int(sec.get('cpus', '2'))
+        boot_timeout = int(sec.get('boot_timeout', '900'))
+    except ValueError as e:
+        raise VariantError(f'variant {name}: {e}') from None
+    return Variant(name=name, summary=sec['summary'], arch=ARCHES[arch],
+                   fragments=tuple(sec['fragments'].split()),
+                   memory=sec.get('memory', '1G'), cpus=cpus,
+                   cmdline=sec.get('cmdline', ''),
+                   tests=sec.get('tests', 'cma'),
+                   boot_timeout=boot_timeout,
+                   qemu_extra=tuple(sec.get('qemu_extra', '').split()),
+                   in_test=sec.getboolean('in_test', True))
+
+
+def load(path):
+    """Return the variants of @path, in file order, as a dict by name."""
+    cp = configparser.ConfigParser(interpolation=None)
+    with open(path) as f:
+        cp.read_file(f)
+    return {name: _parse_section(name, cp[name]) for name in cp.sections()}
+
+
+def lookup(variants, name):
+    """The variant called @name, or a VariantError listing the valid ones."""
+    if name in variants:
+        return variants[name]
+    raise VariantError(f'unknown variant {name!r}; valid variants:\n' +
+                       describe(variants))
+
+
+def describe(variants):
+    width = max((len(n) for n in variants), default=0)
+    return '\n'.join(f'  {v.name:<{width}}  {v.summary}'
+                     for v in variants.values())
