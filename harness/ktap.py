@@ -104,8 +104,12 @@ class Case:
     reason: str = ''
 
 
-def cases(result, prefix=''):
+def cases(result, prefix='', require_tap=False):
     """Flatten @result to the leaf cases that count in a summary.
+
+    @require_tap: @result is a test program that must print its own TAP
+    (kselftest): one that passed without printing a plan or a result
+    did not really run and counts as a failure.
 
     A test with subtests counts its subtests, plus one failure for each
     planned subtest that never reported and one when the program itself
@@ -124,6 +128,9 @@ def cases(result, prefix=''):
     if not result.children:
         if result.plan == 0 and result.plan_skip is not None:
             return [Case(name, SKIP, result.plan_skip or 'no reason given')]
+        if require_tap and result.status == PASS and result.plan is None:
+            return [Case(name, FAIL, 'passed without printing any TAP '
+                                     '(its output was lost or it never ran)')]
         return [Case(name, result.status, result.reason)]
     out = []
     for c in result.children:

@@ -54,7 +54,7 @@ def summarise(variant, ktap_text, expected_tests, splats, boot_problem=None):
     block = ktap.parse(ktap_text)
     cases = []
     for r in block.results:
-        cases += ktap.cases(r)
+        cases += ktap.cases(r, require_tap=True)
     reported = len(block.results)
     if reported < len(expected_tests):
         problems.append(f'{len(expected_tests)} tests expected, {reported} '

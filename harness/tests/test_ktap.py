@@ -84,6 +84,14 @@ class ParseTest(unittest.TestCase):
         cases = ktap.cases(ktap.parse(text).results[0])
         self.assertEqual(cases[0].status, ktap.PASS)
 
+    def test_program_without_tap_is_not_a_pass(self):
+        text = "1..1\n# selftests: cma: t\nok 1 selftests: cma: t\n"
+        r = ktap.parse(text).results[0]
+        self.assertEqual(ktap.cases(r)[0].status, ktap.PASS)
+        case = ktap.cases(r, require_tap=True)[0]
+        self.assertEqual(case.status, ktap.FAIL)
+        self.assertIn('without printing any TAP', case.reason)
+
     def test_diagnostics_ignored(self):
         block = ktap.parse("# just a comment\nrandom text\n")
         self.assertEqual(block.results, [])
