@@ -4,6 +4,7 @@
 #   make test           every variant, the harness tests and checkpatch
 #
 # Variables: V=<variant>  T=<kselftest, e.g. cma_debugfs>  KVM=1 (probe, then use)
+#            TIMEOUT=<seconds per kselftest, overrides its settings file>
 # See `make help`.
 
 PYTHON   ?= python3
@@ -12,8 +13,9 @@ PATCHES  := patches
 V        ?= x86_64
 HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
+RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 
-.PHONY: help deps tree tree-reset export check-export variants run test \
+.PHONY: demo-failures help deps tree tree-reset export check-export variants run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -50,12 +52,12 @@ variants:
 
 ## make run [V=x]      build, boot and run the kselftests of one variant
 run: tree
-	@$(HARNESS) run $(V) $(KVMFLAG)
+	@$(HARNESS) run $(V) $(RUNFLAGS)
 
 ## make kselftest T=t  run one kselftest (cma:t) on V
 kselftest: tree
 	@[ -n "$(T)" ] || { echo "usage: make kselftest T=<test> [V=<variant>]" >&2; exit 2; }
-	@$(HARNESS) run $(V) --test $(if $(findstring :,$(T)),$(T),cma:$(T)) $(KVMFLAG)
+	@$(HARNESS) run $(V) --test $(if $(findstring :,$(T)),$(T),cma:$(T)) $(RUNFLAGS)
 
 ## make shell [V=x]    boot a variant to an interactive shell
 shell: tree
@@ -72,6 +74,10 @@ checkpatch: tree
 ## make test           harness tests, checkpatch and every variant
 test: tree
 	@$(HARNESS) test $(KVMFLAG)
+
+## make demo-failures  show that each kind of fault fails a run, naming it
+demo-failures: tree
+	@scripts/demo-failures.sh
 
 ## make clean          remove build outputs and results (keeps build/linux)
 clean:

@@ -8,7 +8,7 @@ from . import build, checks, qemu, results, splat, variants
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIGS = os.path.join(ROOT, 'configs')
-VARIANTS_INI = os.path.join(CONFIGS, 'variants.ini')
+VARIANTS_INI = os.environ.get('HARNESS_VARIANTS') or os.path.join(CONFIGS, 'variants.ini')
 TREE = os.path.join(ROOT, 'build', 'linux')
 OUT = os.path.join(ROOT, 'build', 'out')
 RESULTS = os.path.join(ROOT, 'build', 'results')
@@ -88,7 +88,7 @@ def use_kvm(v, image, initrd, resdir):
     return ok
 
 
-def run_variant(v, tests=None, kvm=False):
+def run_variant(v, tests=None, kvm=False, timeout=None):
     resdir = os.path.join(RESULTS, v.name)
     os.makedirs(resdir, exist_ok=True)
     for f in os.listdir(resdir):
@@ -102,7 +102,9 @@ def run_variant(v, tests=None, kvm=False):
         return s
     if tests:
         v = variants.dataclasses.replace(v, tests=tests)
-    argv = qemu.command(v, image, initrd, kvm=kvm and use_kvm(v, image, initrd, resdir))
+    extra = f'harness.timeout={timeout}' if timeout else ''
+    argv = qemu.command(v, image, initrd, extra_cmdline=extra,
+                        kvm=kvm and use_kvm(v, image, initrd, resdir))
     with open(os.path.join(resdir, 'qemu-cmdline'), 'w') as f:
         f.write(' '.join(argv) + '\n')
     build.log_step(f'{v.name}: boot ({argv[0]}, limit {v.boot_timeout} s): '
@@ -131,6 +133,16 @@ def _finish(summaries):
     return 0 if all(s.ok for s in summaries) else 1
 
 
+def _positive_int(text):
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f'not a positive number of seconds: {text!r}')
+    return n
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog='harness')
     sub = ap.add_subparsers(dest='cmd', required=True)
@@ -140,6 +152,8 @@ def main(argv=None):
     p.add_argument('--all', action='store_true', help='every variant in make test')
     p.add_argument('--test', help='kselftest to run: collection or collection:test')
     p.add_argument('--kvm', action='store_true', help='use KVM if a probe boot works')
+    p.add_argument('--timeout', type=_positive_int,
+                   help="per-kselftest timeout, seconds (overrides 'settings')")
     p = sub.add_parser('shell', help='boot a variant to an interactive shell')
     p.add_argument('variant', nargs='?', default='x86_64')
     p.add_argument('--kvm', action='store_true')
@@ -183,7 +197,7 @@ def main(argv=None):
         print('harness: no kernel work tree in build/linux: run `make tree`',
               file=sys.stderr)
         return 2
-    summaries = [run_variant(v, args.test, args.kvm) for v in chosen]
+    summaries = [run_variant(v, args.test, args.kvm, args.timeout) for v in chosen]
     return _finish(summaries)
 
 

@@ -64,7 +64,7 @@ def summarise(variant, ktap_text, expected_tests, splats, boot_problem=None):
     if block.bail_out:
         problems.append('runner bailed out: ' + block.bail_out)
     for kind, line in splats:
-        problems.append(f'kernel {kind}: {line}')
+        problems.append(f'kernel splat: {line}')
     return Summary(variant, cases, problems)
 
 

@@ -53,9 +53,14 @@ apply() {
 	for f in $(patch_files); do
 		if ! out=$(git -C "$tree" am --3way "$f" 2>&1); then
 			git -C "$tree" am --abort >/dev/null 2>&1 || true
-			files=$(printf '%s\n' "$out" | sed -n 's/^error: patch failed: \(.*\)$/\1/p; s/^CONFLICT (content): Merge conflict in \(.*\)$/\1/p; s/^error: \(.*\): does not exist in index$/\1/p' | sort -u | tr '\n' ' ')
+			# git apply --check names the file and line that do not match.
+			why=$(git -C "$tree" apply --check "$f" 2>&1 |
+				sed -n 's/^error: patch failed: \(.*\)$/\1 (context does not match)/p;
+					s/^error: \(.*\): does not exist in index$/\1 (no such file)/p;
+					s/^error: \(.*\): already exists in working directory$/\1 (already exists)/p' |
+				sort -u | tr '\n' ' ')
 			printf '%s\n' "$out" | sed 's/^/    /' >&2
-			die "$(basename "$f") does not apply on base (failing: ${files:-see above}); work tree left at the patch before it"
+			die "$(basename "$f") does not apply: ${why:-see the git am output above}(tree left at \"$(git -C "$tree" log -1 --format=%s HEAD)\")"
 		fi
 		echo "series: applied $(basename "$f")" >&2
 	done

@@ -37,7 +37,7 @@ class AnalyseTest(unittest.TestCase):
                             '===HARNESS-DMESG-END===')
         s, _ = cli.analyse('x', text, self.expected, 0, 10)
         self.assertFalse(s.ok)
-        self.assertIn('kernel WARNING: WARNING: CPU: 0 PID: 1 at mm/cma.c:1 f',
+        self.assertIn('kernel splat: WARNING: CPU: 0 PID: 1 at mm/cma.c:1 f',
                       s.problems)
 
     def test_test_output_is_not_scanned_for_splats(self):

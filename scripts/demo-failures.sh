@@ -1,0 +1,94 @@
+#!/bin/sh
+# Show, once each, that the harness fails and names the cause when:
+#   a patch does not apply, a fragment symbol cannot be set, a kselftest
+#   fails, a kselftest hangs, the kernel prints a WARNING.
+# Kernel and test faults are applied to build/linux for one run on variant
+# $V (default x86_64) and reverted afterwards. Needs a clean build/linux.
+#
+#   scripts/demo-failures.sh [patch|fragment|counters|hang|warning]...
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+tree=build/linux
+faults=harness/faults
+V=${V:-x86_64}
+status=0
+
+say() { printf '%s\n' "$*"; }
+
+# expect NAME PATTERN CMD...: CMD must fail and print PATTERN.
+expect() {
+	name=$1 pattern=$2
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	hit=$(printf '%s\n' "$out" | grep -m1 -E -- "$pattern")
+	if [ $rc -ne 0 ] && [ -n "$hit" ]; then
+		say "demo $name: failed (exit $rc) naming the cause:"
+		say "    $hit"
+		say "    last line: $(printf '%s\n' "$out" | tail -n 1)"
+	else
+		say "demo $name: NOT DETECTED (exit $rc); output:"
+		printf '%s\n' "$out" | tail -n 20 | sed 's/^/    /'
+		status=1
+	fi
+}
+
+# with_fault PATCH CMD...: run CMD with PATCH applied to the work tree.
+with_fault() {
+	patch=$1
+	shift
+	git -C "$tree" apply "$top/$faults/$patch" || { status=1; return 1; }
+	"$@"
+	rc=$?
+	git -C "$tree" apply -R "$top/$faults/$patch"
+	return $rc
+}
+
+demo_patch() {
+	wt=$(mktemp -d)
+	pd=$(mktemp -d)
+	rmdir "$wt"
+	git -C "$tree" worktree add -q --detach "$wt" base
+	cp patches/[0-9]*.patch "$pd"/ 2>/dev/null
+	cp "$faults/does-not-apply.patch" "$pd/9999-does-not-apply.patch"
+	expect patch '9999-does-not-apply.patch does not apply.*mm/cma.c' \
+		scripts/series.sh apply "$wt" "$pd"
+	git -C "$tree" worktree remove --force "$wt"
+	rm -rf "$pd"
+}
+
+demo_fragment() {
+	expect fragment 'CONFIG_ZONE_CMA: fragment sets y, .config has n' \
+		env HARNESS_VARIANTS="$faults/variants.ini" python3 -m harness run unsettable
+}
+
+demo_counters() {
+	expect counters 'FAIL: .*alloc 1 pages moves used and alloc_pages_success' \
+		with_fault counters-wrong.patch python3 -m harness run "$V"
+}
+
+demo_hang() {
+	expect hang 'TIMEOUT: selftests: cma: cma_debugfs' \
+		with_fault test-hangs.patch python3 -m harness run "$V" --timeout 20
+}
+
+demo_warning() {
+	expect warning 'FAIL: kernel splat: WARNING: .*cma_alloc_write' \
+		with_fault kernel-warns.patch python3 -m harness run "$V"
+}
+
+if git -C "$tree" status --porcelain --untracked-files=no | grep -q .; then
+	say "demo-failures: build/linux has uncommitted changes; commit them first" >&2
+	exit 2
+fi
+[ $# -gt 0 ] || set -- patch fragment counters hang warning
+for d in "$@"; do
+	case "$d" in
+	patch|fragment|counters|hang|warning) "demo_$d" ;;
+	*) say "demo-failures: unknown demo '$d' (patch fragment counters hang warning)" >&2; exit 2 ;;
+	esac
+done
+[ $status = 0 ] && say "demo-failures: every fault was caught" ||
+	say "demo-failures: some fault went undetected"
+exit $status
