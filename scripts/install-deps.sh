@@ -4,7 +4,7 @@
 set -eu
 
 PKGS="make gcc bc flex bison libelf-dev libssl-dev cpio gzip xz-utils
-python3 git ccache perl dwarves busybox-static
+python3 python3-ply python3-git git ccache perl dwarves busybox-static
 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
 [ $# -gt 0 ] && PKGS="$PKGS $*"
 
