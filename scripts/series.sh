@@ -13,6 +13,8 @@ cmd=${1:?usage: series.sh apply|check|export TREE PATCHES}
 tree=${2:?TREE}
 pdir=${3:?PATCHES}
 top=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$pdir"
+pdir=$(cd "$pdir" && pwd)	# git -C needs absolute paths
 cover_src=$top/series/cover-letter.txt
 
 die() { echo "series: $*" >&2; exit 1; }
@@ -60,7 +62,7 @@ apply() {
 					s/^error: \(.*\): already exists in working directory$/\1 (already exists)/p' |
 				sort -u | tr '\n' ' ')
 			printf '%s\n' "$out" | sed 's/^/    /' >&2
-			die "$(basename "$f") does not apply: ${why:-see the git am output above}(tree left at \"$(git -C "$tree" log -1 --format=%s HEAD)\")"
+			die "$(basename "$f") does not apply: ${why:-see the git am output above} (tree left at \"$(git -C "$tree" log -1 --format=%s HEAD)\")"
 		fi
 		echo "series: applied $(basename "$f")" >&2
 	done
