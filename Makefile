@@ -15,7 +15,7 @@ HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 
-.PHONY: demo-failures help deps tree tree-reset export check-export variants run test \
+.PHONY: bench bench-list demo-failures help deps tree tree-reset export check-export variants run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -74,6 +74,15 @@ checkpatch: tree
 ## make test           harness tests, checkpatch and every variant
 test: tree
 	@$(HARNESS) test $(KVMFLAG)
+
+## make bench [B=name] [RUNS=n]  base and series side by side: bench/results/
+bench: tree
+	@scripts/install-deps.sh python3-matplotlib
+	@$(HARNESS) bench $(B) $(if $(RUNS),--runs $(RUNS),)
+
+## make bench-list     list the benchmarks
+bench-list:
+	@$(HARNESS) bench --list
 
 ## make demo-failures  show that each kind of fault fails a run, naming it
 demo-failures: tree

@@ -213,3 +213,213 @@ def series_description(root):
                               text=True).stdout.strip()
     n = git('rev-list', '--count', 'base..HEAD')
     return f'{git("rev-parse", "--short", "HEAD")} ({n} patches: {git("log", "-1", "--format=%s")})'
+
+
+def prepare(root, bench, log):
+    """Build every distinct kernel of @bench; {kernel name: (image, initrd, argv-less info)}."""
+    trees = {'series': os.path.join(root, 'build', 'linux')}
+    if any(k.tree == 'base' for k in bench.kernels):
+        trees['base'] = base_tree(root)
+    configs = os.path.join(root, 'configs')
+    built = {}
+    out = {}
+    for k in bench.kernels:
+        v = _kernel_variant(bench, k)
+        key = _build_key(v, k.tree)
+        if key not in built:
+            odir = os.path.join(root, 'build', 'out', key)
+            build.log_step(f'{bench.name}: build {k.tree} kernel '
+                           f'({" + ".join(v.fragments)}) in build/out/{key}')
+            build.configure(v, trees[k.tree], odir, configs, log)
+            image = build.kernel(v, trees[k.tree], odir, log)
+            bins = _workload_binaries(root, v.arch, os.path.join(odir, 'bench-bin'))
+            bins.append((os.path.join(build.GUEST, 'bench'), '/bench/bench'))
+            bb = build.busybox(v, os.path.join(root, 'build', 'cache'))
+            initrd = build.initramfs(v, None, bb,
+                                     os.path.join(odir, 'bench-initramfs.cpio.gz'),
+                                     extra_files=bins)
+            built[key] = (image, initrd)
+        out[k.name] = (v, k) + built[key]
+    return out
+
+
+def run(root, bench, results_dir):
+    """Build, boot every kernel `runs` times interleaved, write the report."""
+    logdir = os.path.join(root, 'build', 'results', 'bench-' + bench.name)
+    os.makedirs(logdir, exist_ok=True)
+    log = os.path.join(logdir, 'build.log')
+    if os.path.exists(log):
+        os.unlink(log)
+    kernels = prepare(root, bench, log)
+    extra = 'harness.bench=' + ','.join(bench.workload)
+    if bench.zram:
+        extra += f' harness.zram={bench.zram}'
+    runs = {k.name: [] for k in bench.kernels}
+    cmdlines = {}
+    total = bench.runs * len(bench.kernels)
+    step = 0
+    for r in range(bench.runs):
+        for k in bench.kernels:
+            step += 1
+            v, _, image, initrd = kernels[k.name]
+            argv = qemu.command(v, image, initrd, mode='bench', extra_cmdline=extra)
+            cmdlines[k.name] = argv
+            console = os.path.join(logdir, f'{k.name}-run{r + 1}.log')
+            build.log_step(f'{bench.name}: [{step}/{total}] kernel {k.name}, '
+                           f'run {r + 1}/{bench.runs}: booting and running '
+                           f'{" ".join(bench.workload)}')
+            t0 = time.monotonic()
+            rc, _ = qemu.boot(argv, console, v.boot_timeout)
+            with open(console, errors='replace') as f:
+                res = parse_console(f.read())
+            res['wall_s'] = time.monotonic() - t0
+            problems = []
+            if rc is None:
+                problems.append(f'killed after {v.boot_timeout} s')
+            if '_finished' not in res['metrics']:
+                problems.append('workload did not finish')
+            if res['metrics'].get('exit_status', 0):
+                problems.append(f'workload exited {res["metrics"]["exit_status"]:.0f}')
+            problems += [f'kernel splat: {line}' for _, line in res['splats']]
+            res['problems'] = problems
+            runs[k.name].append(res)
+            shown = ', '.join(f'{m} {res["metrics"][m]:g}' for m in bench.metrics
+                              if m in res['metrics'])
+            build.log_step(f'{bench.name}:     {shown}' +
+                           (f'  PROBLEMS: {"; ".join(problems)}' if problems else ''))
+    report = make_report(root, bench, runs, cmdlines)
+    os.makedirs(results_dir, exist_ok=True)
+    base = os.path.join(results_dir, bench.name)
+    with open(base + '.md', 'w') as f:
+        f.write(report['markdown'])
+    with open(base + '.json', 'w') as f:
+        json.dump(report['data'], f, indent=1)
+        f.write('\n')
+    plot_err = plot(bench, runs, base + '.png')
+    if plot_err:
+        build.log_step(f'{bench.name}: no plot: {plot_err}')
+    failed = sum(1 for rs in runs.values() for r in rs if r['problems'])
+    return report['markdown'], failed
+
+
+def _fmt(x):
+    if x is None:
+        return '-'
+    if abs(x) >= 1000:
+        return f'{x:,.0f}'
+    if abs(x) >= 10:
+        return f'{x:.1f}'
+    return f'{x:.3g}'
+
+
+def make_report(root, bench, runs, cmdlines):
+    ref = bench.kernels[0].name
+    table = {}
+    for k in bench.kernels:
+        for m in bench.metrics:
+            vals = [r['metrics'][m] for r in runs[k.name]
+                    if m in r['metrics'] and not r['problems']]
+            table[(k.name, m)] = summarise(vals)
+    lines = [f'# Benchmark `{bench.name}`', '', bench.summary, '']
+    if bench.notes:
+        lines += [bench.notes, '']
+    lines += [f'Each kernel booted {bench.runs} times, interleaved; median of the '
+              f'runs, spread = min-max, ratio = median / median of `{ref}`. '
+              f'Absolute values come from a TCG guest on a shared 2-core '
+              f'machine: compare ratios, not seconds.', '']
+    header = '| kernel | runs | ' + ' | '.join(
+        f'{m} median (spread) | ratio' for m in bench.metrics) + ' |'
+    lines += [header, '|' + ' --- |' * (2 + 2 * len(bench.metrics))]
+    for k in bench.kernels:
+        ok_runs = sum(1 for r in runs[k.name] if not r['problems'])
+        cells = [f'`{k.name}`', f'{ok_runs}/{len(runs[k.name])}']
+        for m in bench.metrics:
+            s, r0 = table[(k.name, m)], table[(ref, m)]
+            if s is None:
+                cells += ['-', '-']
+                continue
+            cells.append(f'{_fmt(s[0])} ({_fmt(s[1])}-{_fmt(s[2])})')
+            cells.append(f'{s[0] / r0[0]:.3f}' if r0 and r0[0] else '-')
+        lines.append('| ' + ' | '.join(cells) + ' |')
+    problems = [(k, i + 1, p) for k, rs in runs.items() for i, r in enumerate(rs)
+                for p in r['problems']]
+    if problems:
+        lines += ['', 'Runs left out of the medians:', '']
+        lines += [f'- `{k}` run {i}: {p}' for k, i, p in problems]
+    lines += ['', '## How it was run', '',
+              f'- base: Linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1 (tag `base`)',
+              f'- series: {series_description(root)}',
+              f'- workload: `{" ".join(bench.workload)}` (bench/{bench.workload[0]}.c)' +
+              (f', zram swap {bench.zram}' if bench.zram else ''),
+              f'- reproduce: `make bench B={bench.name}`', '']
+    for k in bench.kernels:
+        v = _kernel_variant(bench, k)
+        lines.append(f'- `{k.name}`: tree `{k.tree}`, configs/ '
+                     f'{" + ".join(v.fragments)} on tinyconfig')
+        lines.append(f'  - `{" ".join(cmdlines.get(k.name, []))}`')
+    data = {'benchmark': bench.name, 'workload': list(bench.workload),
+            'zram': bench.zram, 'series': series_description(root),
+            'kernels': {k.name: {'tree': k.tree,
+                                 'fragments': list(_kernel_variant(bench, k).fragments),
+                                 'qemu': cmdlines.get(k.name),
+                                 'runs': [{'metrics': r['metrics'],
+                                           'problems': r['problems'],
+                                           'wall_s': r['wall_s']}
+                                          for r in runs[k.name]]}
+                        for k in bench.kernels}}
+    return {'markdown': '\n'.join(lines) + '\n', 'data': data, 'table': table}
+
+
+def plot(bench, runs, path):
+    """Write the benchmark's plot; return None, or why there is none."""
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return 'python3-matplotlib is not installed (make bench installs it)'
+    names = [k.name for k in bench.kernels]
+    metrics = list(bench.metrics)
+    memory = bench.plot == 'memory'
+    ncols = len(metrics) + (1 if memory else 0)
+    fig, axes = plt.subplots(1, ncols, figsize=(3.2 * ncols + 1, 3.8), squeeze=False)
+    axes = axes[0]
+    colours = plt.rcParams['axes.prop_cycle'].by_key()['color']
+    if memory:
+        ax = axes[0]
+        for i, n in enumerate(names):
+            good = [r for r in runs[n] if r['samples'] and not r['problems']]
+            if not good:
+                continue
+            med = sorted(good, key=lambda r: r['metrics'].get(metrics[0], 0))[len(good) // 2]
+            t = [s.get('t', 0) for s in med['samples']]
+            ax.plot(t, [s.get('MemFree', 0) / 1024 for s in med['samples']],
+                    color=colours[i % len(colours)], label=f'{n} free')
+            if any(s.get('CmaTotal', 0) for s in med['samples']):
+                ax.plot(t, [s.get('CmaFree', 0) / 1024 for s in med['samples']],
+                        color=colours[i % len(colours)], linestyle='--',
+                        label=f'{n} free CMA')
+        ax.set_xlabel('seconds into the workload (median run)')
+        ax.set_ylabel('MiB')
+        ax.set_title('free memory')
+        ax.legend(fontsize=7)
+        axes = axes[1:]
+    for ax, m in zip(axes, metrics):
+        meds, lo, hi = [], [], []
+        for n in names:
+            vals = [r['metrics'][m] for r in runs[n] if m in r['metrics'] and not r['problems']]
+            s = summarise(vals) or (0, 0, 0)
+            meds.append(s[0])
+            lo.append(s[0] - s[1])
+            hi.append(s[2] - s[0])
+        ax.bar(range(len(names)), meds, yerr=[lo, hi], capsize=4,
+               color=[colours[i % len(colours)] for i in range(len(names))])
+        ax.set_xticks(range(len(names)))
+        ax.set_xticklabels(names, rotation=20, ha='right', fontsize=8)
+        better = 'lower' if m in bench.lower_is_better else 'higher'
+        ax.set_title(f'{m} ({better} is better)', fontsize=9)
+    fig.suptitle(f'{bench.name}: median of {bench.runs} runs, bars = min-max', fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return None

@@ -161,6 +161,10 @@ def main(argv=None):
     sub.add_parser('checkpatch', help='checkpatch.pl --strict over patches/')
     p = sub.add_parser('test', help='harness tests, checkpatch, every variant')
     p.add_argument('--kvm', action='store_true')
+    p = sub.add_parser('bench', help='base and series side by side')
+    p.add_argument('benchmarks', nargs='*', help='benchmark names (default: all)')
+    p.add_argument('--runs', type=_positive_int, help='boots per kernel')
+    p.add_argument('--list', action='store_true', help='list the benchmarks')
     p = sub.add_parser('analyse', help='summarise an existing console log')
     p.add_argument('variant')
     p.add_argument('console')
@@ -175,6 +179,8 @@ def main(argv=None):
             with open(args.console, errors='replace') as f:
                 s, _ = analyse(args.variant, f.read(), [], 0, 0)
             return _finish([s])
+        if args.cmd == 'bench':
+            return run_bench(args)
         if args.cmd == 'selftest':
             return _finish([checks.unit_tests(ROOT)])
         if args.cmd == 'checkpatch':
@@ -199,6 +205,37 @@ def main(argv=None):
         return 2
     summaries = [run_variant(v, args.test, args.kvm, args.timeout) for v in chosen]
     return _finish(summaries)
+
+
+def run_bench(args):
+    from . import bench
+    try:
+        table = bench.load(os.path.join(ROOT, 'bench', 'benchmarks.ini'), args.runs)
+    except bench.BenchError as e:
+        print(f'harness: {e}', file=sys.stderr)
+        return 2
+    if args.list:
+        for b in table.values():
+            print(f'  {b.name:<14} {b.summary}')
+        return 0
+    unknown = [n for n in args.benchmarks if n not in table]
+    if unknown:
+        print(f'harness: unknown benchmark {", ".join(unknown)}; valid: '
+              f'{", ".join(table)}', file=sys.stderr)
+        return 2
+    failed = 0
+    for name in args.benchmarks or list(table):
+        try:
+            text, bad = bench.run(ROOT, table[name], os.path.join(ROOT, 'bench', 'results'))
+        except (build.BuildError, bench.BenchError) as e:
+            print(f'harness: bench {name}: {e}', file=sys.stderr)
+            return 1
+        print(text)
+        failed += bad
+    if failed:
+        print(f'harness: {failed} benchmark runs had problems (see the tables)',
+              file=sys.stderr)
+    return 1 if failed else 0
 
 
 def shell(v, kvm):

@@ -1,0 +1,86 @@
+import os
+import tempfile
+import unittest
+
+from harness import bench, cli
+
+CONSOLE = """\
+[    0.000000] Linux version 6.12.117
+HARNESS: userspace up at 1.50 s, mode bench
+===HARNESS-BENCH-BEGIN===
+SAMPLE t=0.0 MemFree=900000 CmaFree=500000 CmaTotal=524288
+[    3.000000] stray kernel line
+SAMPLE t=1.0 MemFree=100000 CmaFree=480000 CmaTotal=524288
+BENCH elapsed_s=12.5
+BENCH failed_workers=0
+VMSTAT pswpout 700
+VMSTAT allocstall_normal 3
+VMSTAT allocstall_movable 4
+VMSTAT pgscan_kswapd 10
+VMSTAT pgscan_direct 5
+BENCH exit_status=0
+===HARNESS-BENCH-END===
+"""
+
+
+class BenchParseTest(unittest.TestCase):
+    def test_figures(self):
+        r = bench.parse_console(CONSOLE)
+        m = r['metrics']
+        self.assertEqual(m['boot_s'], 1.5)
+        self.assertEqual(m['elapsed_s'], 12.5)
+        self.assertEqual(m['pswpout'], 700)
+        self.assertEqual(m['pswpin'], 0)
+        self.assertEqual(m['allocstall'], 7)
+        self.assertEqual(m['pgscan'], 15)
+        self.assertEqual([s['MemFree'] for s in r['samples']], [900000, 100000])
+        self.assertEqual(r['splats'], [])
+
+    def test_unfinished_run_has_no_vmstat_sums(self):
+        r = bench.parse_console(CONSOLE.split('BENCH exit_status')[0])
+        self.assertNotIn('_finished', r['metrics'])
+        self.assertNotIn('pswpout', r['metrics'])
+
+    def test_splat_inside_bench_section(self):
+        r = bench.parse_console(CONSOLE.replace(
+            '[    3.000000] stray kernel line', '[ 3.0] BUG: Bad page state in process churn'))
+        self.assertEqual(len(r['splats']), 1)
+
+    def test_summarise(self):
+        self.assertEqual(bench.summarise([3, 1, 2]), (2, 1, 3))
+        self.assertIsNone(bench.summarise([]))
+
+
+class BenchLoadTest(unittest.TestCase):
+    def load(self, text):
+        with tempfile.NamedTemporaryFile('w', suffix='.ini', delete=False) as f:
+            f.write(text)
+        try:
+            return bench.load(f.name)
+        finally:
+            os.unlink(f.name)
+
+    def test_repo_benchmarks_load(self):
+        table = bench.load(os.path.join(cli.ROOT, 'bench', 'benchmarks.ini'))
+        self.assertIn('overhead', table)
+        self.assertEqual(table['utilization'].kernels[0].name, 'base-cma0')
+        for b in table.values():
+            self.assertTrue(os.path.exists(os.path.join(
+                cli.ROOT, 'bench', b.workload[0] + '.c')), b.workload)
+
+    def test_errors(self):
+        guest = 'summary = s\narch = x86_64\nfragments = common\nworkload = faults 1 1\n'
+        for text, msg in [
+            ('[b]\n' + guest + '[b:one]\ntree = base\n', 'at least two'),
+            ('[b]\n' + guest + '[b:a]\ntree = x\n[b:c]\n', 'tree must be'),
+            ('[b]\n' + guest.replace('workload = faults 1 1\n', '') +
+             '[b:a]\n[b:c]\n', 'no workload'),
+            ('[b]\n' + guest + 'runs = 0\n[b:a]\n[b:c]\n', 'at least 1'),
+        ]:
+            with self.subTest(msg=msg), self.assertRaises(bench.BenchError) as e:
+                self.load(text)
+            self.assertIn(msg, str(e.exception))
+
+
+if __name__ == '__main__':
+    unittest.main()
