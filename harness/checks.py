@@ -1,4 +1,5 @@
 """Checks that need no QEMU: the harness's own tests and checkpatch."""
+import fnmatch
 import glob
 import io
 import os
@@ -42,6 +43,9 @@ def unit_tests(root):
     return results.Summary('harness-tests', cases, [])
 
 
+_MESSAGE = re.compile(r':\d*:? ?(ERROR|WARNING|CHECK): (.*)$')
+
+
 def parse_checkpatch(output):
     """(errors, warnings, checks) from checkpatch.pl's total line, or None."""
     m = _TOTAL.search(output)
@@ -50,28 +54,66 @@ def parse_checkpatch(output):
     return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
 
 
-def checkpatch(tree, patch_dir):
-    """checkpatch.pl --strict on every patch; any message fails it."""
+def messages(output):
+    """[(type, text)] of checkpatch --terse output."""
+    out = []
+    for line in output.splitlines():
+        m = _MESSAGE.search(line)
+        if m:
+            out.append((m.group(1), m.group(2).strip()))
+    return out
+
+
+def load_allowlist(path):
+    """[(patch glob, message substring, reason)]; malformed lines raise."""
+    entries = []
+    if not os.path.exists(path):
+        return entries
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.strip()
+            if not line or line.startswith('#'):
+                continue
+            parts = [p.strip() for p in line.split('|')]
+            if len(parts) != 3 or not all(parts):
+                raise ValueError(f'{path}:{n}: expected "<patch glob> | <message> | <reason>"')
+            entries.append(tuple(parts))
+    return entries
+
+
+def allowed(patch_name, text, allowlist):
+    return any(fnmatch.fnmatch(patch_name, g) and m in text for g, m, _ in allowlist)
+
+
+def checkpatch(tree, patch_dir, allowlist_path=None):
+    """checkpatch.pl --strict on every patch; any message not allowlisted fails."""
     script = os.path.join(tree, 'scripts', 'checkpatch.pl')
     patches = sorted(p for p in glob.glob(os.path.join(patch_dir, '[0-9]*.patch'))
                      if not p.endswith('0000-cover-letter.patch'))
-    cases = []
+    cases, problems = [], []
+    try:
+        allowlist = load_allowlist(allowlist_path) if allowlist_path else []
+    except ValueError as e:
+        return results.Summary('checkpatch', [], [str(e)])
     if not patches:
         cases.append(ktap.Case('checkpatch', ktap.SKIP, f'no patches in {patch_dir}'))
+    # spdxcheck.py needs Debian's python3 with python3-ply, not a pyenv one.
+    env = dict(os.environ, PATH='/usr/bin:/bin:' + os.environ.get('PATH', ''))
     for p in patches:
-        proc = subprocess.run(['perl', script, '--strict', '--color=never',
-                               '--showfile', os.path.abspath(p)], cwd=tree,
+        name = os.path.basename(p)
+        proc = subprocess.run(['perl', script, '--strict', '--terse', '--color=never',
+                               os.path.abspath(p)], cwd=tree, env=env,
                               capture_output=True, text=True)
-        counts = parse_checkpatch(proc.stdout)
-        name = 'checkpatch --strict ' + os.path.basename(p)
-        if counts == (0, 0, 0):
-            cases.append(ktap.Case(name, ktap.PASS))
+        case = 'checkpatch --strict ' + name
+        found = messages(proc.stdout)
+        if proc.returncode and not found:
+            cases.append(ktap.Case(case, ktap.FAIL, f'checkpatch exited {proc.returncode}: ' +
+                                   (proc.stderr.strip().splitlines() or ['?'])[-1]))
             continue
-        msgs = [l for l in proc.stdout.splitlines()
-                if l.startswith(('ERROR:', 'WARNING:', 'CHECK:')) or ': ERROR:' in l
-                or ': WARNING:' in l or ': CHECK:' in l]
-        why = (f'{counts[0]} errors, {counts[1]} warnings, {counts[2]} checks'
-               if counts else 'checkpatch printed no total') + \
-            ('; ' + ' | '.join(msgs[:3]) if msgs else '')
-        cases.append(ktap.Case(name, ktap.FAIL, why))
-    return results.Summary('checkpatch', cases, [])
+        bad = [f'{t}: {m}' for t, m in found if not allowed(name, m, allowlist)]
+        if 'Traceback' in proc.stderr:
+            bad.append('a checkpatch helper crashed: ' + proc.stderr.strip().splitlines()[-1])
+        cases.append(ktap.Case(case, ktap.FAIL if bad else ktap.PASS,
+                               ' | '.join(bad[:3]) + (f' (+{len(bad) - 3} more)'
+                                                      if len(bad) > 3 else '')))
+    return results.Summary('checkpatch', cases, problems)

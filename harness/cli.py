@@ -14,6 +14,7 @@ OUT = os.path.join(ROOT, 'build', 'out')
 RESULTS = os.path.join(ROOT, 'build', 'results')
 CACHE = os.path.join(ROOT, 'build', 'cache')
 PATCHES = os.path.join(ROOT, 'patches')
+CHECKPATCH_ALLOW = os.path.join(ROOT, 'series', 'checkpatch-allowlist')
 
 KTAP_BEGIN = '===HARNESS-KTAP-BEGIN==='
 KTAP_END = '===HARNESS-KTAP-END'
@@ -184,9 +185,9 @@ def main(argv=None):
         if args.cmd == 'selftest':
             return _finish([checks.unit_tests(ROOT)])
         if args.cmd == 'checkpatch':
-            return _finish([checks.checkpatch(TREE, PATCHES)])
+            return _finish([checks.checkpatch(TREE, PATCHES, CHECKPATCH_ALLOW)])
         if args.cmd == 'test':
-            pre = [checks.unit_tests(ROOT), checks.checkpatch(TREE, PATCHES)]
+            pre = [checks.unit_tests(ROOT), checks.checkpatch(TREE, PATCHES, CHECKPATCH_ALLOW)]
             for s in pre:
                 build.log_step(results.report(s)[-1])
             chosen = [v for v in table.values() if v.in_test]

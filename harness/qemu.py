@@ -15,6 +15,7 @@ def command(variant, kernel, initrd, mode='run', extra_cmdline='', kvm=False):
     cmdline = ' '.join(x for x in (
         f'console={arch.console}', 'panic=-1', variant.cmdline,
         f'harness.mode={mode}', f'harness.tests={variant.tests}',
+        *(f'harness.args.{t}={a}' for t, a in variant.test_args),
         extra_cmdline) if x)
     argv = [arch.qemu, *arch.machine, '-m', variant.memory,
             '-smp', str(variant.cpus), '-no-reboot', '-nographic',

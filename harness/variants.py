@@ -49,6 +49,7 @@ class Variant:
     boot_timeout: int       # wall-clock limit of one boot, seconds
     qemu_extra: tuple       # extra QEMU arguments (NUMA nodes, ...)
     in_test: bool           # part of `make test`
+    test_args: tuple = ()   # (test, 'arg,arg') pairs for run_kselftest.sh
 
     def fragment_paths(self, configs_dir):
         return [os.path.join(configs_dir, f + '.config') for f in self.fragments]
@@ -78,7 +79,19 @@ def _parse_section(name, sec):
                    tests=sec.get('tests', 'cma'),
                    boot_timeout=boot_timeout,
                    qemu_extra=tuple(sec.get('qemu_extra', '').split()),
-                   in_test=sec.getboolean('in_test', True))
+                   in_test=sec.getboolean('in_test', True),
+                   test_args=_parse_test_args(name, sec.get('test_args', '')))
+
+
+def _parse_test_args(name, text):
+    pairs = []
+    for item in text.split():
+        test, sep, args = item.partition('=')
+        if not sep or not test or not args:
+            raise VariantError(f'variant {name}: test_args item {item!r} is not '
+                               f'<test>=<arg>,<arg>...')
+        pairs.append((test, args))
+    return tuple(pairs)
 
 
 def load(path):

@@ -113,6 +113,22 @@ class VariantsTest(unittest.TestCase):
             self.assertIn(msg, str(e.exception))
 
 
+class TestArgsTest(unittest.TestCase):
+    def test_parse_and_command_line(self):
+        from harness import qemu
+        t = VariantsTest.load(None, '[v]\nsummary = s\narch = x86_64\n'
+                              'fragments = c\ntest_args = cma_stress=-t,32\n')
+        self.assertEqual(t['v'].test_args, (('cma_stress', '-t,32'),))
+        argv = qemu.command(t['v'], 'k', 'i')
+        self.assertIn('harness.args.cma_stress=-t,32', argv[argv.index('-append') + 1])
+
+    def test_bad_item(self):
+        with self.assertRaises(variants.VariantError) as e:
+            VariantsTest.load(None, '[v]\nsummary = s\narch = x86_64\n'
+                              'fragments = c\ntest_args = cma_stress\n')
+        self.assertIn("'cma_stress' is not <test>=<arg>", str(e.exception))
+
+
 class SelectTest(unittest.TestCase):
     entries = ['cma:cma_debugfs', 'cma:cma_stress', 'mm:cow']
 
