@@ -49,6 +49,7 @@ class Kernel:
     tree: str               # 'base' (pristine) or 'series'
     fragments: tuple        # on top of the benchmark's
     cmdline: str            # on top of the benchmark's
+    patches: tuple = ()     # applied on the tree, for ablations
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,9 +62,10 @@ class Benchmark:
     runs: int
     metrics: tuple              # figures shown, in order
     lower_is_better: tuple      # metrics where a smaller value is better
-    plot: str                   # 'bars' or 'memory'
+    plot: str                   # 'bars', 'memory' or 'threads'
     kernels: tuple              # Kernel, the first is the reference
     notes: str
+    kselftests: tuple = ()      # selftest dirs built from the series tree
 
 
 def load(path, runs_override=None):
@@ -89,7 +91,8 @@ def load(path, runs_override=None):
                 raise BenchError(f'[{ks}]: tree must be base or series, not {tree!r}')
             kernels.append(Kernel(ks.split(':', 1)[1], tree,
                                   tuple(k.get('fragments', '').split()),
-                                  k.get('cmdline', '')))
+                                  k.get('cmdline', ''),
+                                  tuple(k.get('patches', '').split())))
         if len(kernels) < 2:
             raise BenchError(f'benchmark {sec}: needs at least two [{sec}:<kernel>] sections')
         try:
@@ -107,7 +110,8 @@ def load(path, runs_override=None):
             metrics=tuple(s.get('metrics', '').split()),
             lower_is_better=tuple(s.get('lower_is_better', '').split()),
             plot=s.get('plot', 'bars'), kernels=tuple(kernels),
-            notes=s.get('notes', '').strip())
+            notes=s.get('notes', '').strip(),
+            kselftests=tuple(s.get('kselftests', '').split()))
     return out
 
 
@@ -166,15 +170,34 @@ def summarise(values):
     return statistics.median(values), min(values), max(values)
 
 
-def base_tree(root):
-    """build/linux-base: a worktree of build/linux at tag base (pristine)."""
+def kernel_tree(root, kernel):
+    """Source tree of @kernel: build/linux for the series, else a worktree.
+
+    'base' is build/linux-base, a worktree at tag base (pristine 6.12.117);
+    a kernel with patches (an ablation) gets its own worktree,
+    build/linux-<tree>-<hash>, with the patches applied on top.
+    """
     series = os.path.join(root, 'build', 'linux')
-    path = os.path.join(root, 'build', 'linux-base')
+    if kernel.tree == 'series' and not kernel.patches:
+        return series
+    commit = 'base' if kernel.tree == 'base' else subprocess.run(
+        ['git', '-C', series, 'rev-parse', 'HEAD'], capture_output=True,
+        text=True, check=True).stdout.strip()
+    name = 'linux-base'
+    if kernel.patches:
+        h = hashlib.sha1(repr((commit, kernel.patches)).encode()).hexdigest()[:8]
+        name = f'linux-{kernel.tree}-{h}'
+    path = os.path.join(root, 'build', name)
     if not os.path.isdir(path):
         subprocess.check_call(['git', '-C', series, 'worktree', 'add', '-q',
-                               '--detach', path, 'base'])
+                               '--detach', path, commit])
     else:
-        subprocess.check_call(['git', '-C', path, 'checkout', '-q', '--detach', 'base'])
+        subprocess.check_call(['git', '-C', path, 'reset', '-q', '--hard'])
+        subprocess.check_call(['git', '-C', path, 'checkout', '-q', '--detach', commit])
+    for p in kernel.patches:
+        rc = subprocess.call(['git', '-C', path, 'apply', os.path.join(root, p)])
+        if rc:
+            raise BenchError(f'kernel {kernel.name}: {p} does not apply on {kernel.tree}')
     return path
 
 
@@ -186,23 +209,39 @@ def _kernel_variant(bench, kernel):
         cmdline=' '.join(x for x in (g.cmdline, kernel.cmdline) if x))
 
 
-def _build_key(v, tree_name):
-    h = hashlib.sha1(repr((tree_name, v.arch.name, v.fragments)).encode()).hexdigest()
-    return f'bench-{tree_name}-{v.arch.name}-{h[:8]}'
+def _build_key(v, kernel):
+    h = hashlib.sha1(repr((kernel.tree, kernel.patches, v.arch.name,
+                           v.fragments)).encode()).hexdigest()
+    return f'bench-{kernel.tree}-{v.arch.name}-{h[:8]}'
 
 
-def _workload_binaries(root, arch, out_dir):
-    """Compile bench/*.c statically for @arch; [(host path, guest path)]."""
+def _workload_binaries(root, arch, out_dir, kselftests=()):
+    """bench/*.c compiled statically for @arch, bench/*.sh as they are, and
+    the programs of @kselftests (selftest dirs of the series tree);
+    [(host path, guest path)]."""
     os.makedirs(out_dir, exist_ok=True)
+    cc = (arch.cross_compile or '') + 'gcc'
     files = []
     for src in sorted(os.listdir(os.path.join(root, 'bench'))):
-        if not src.endswith('.c'):
-            continue
-        exe = os.path.join(out_dir, src[:-2])
-        cc = (arch.cross_compile or '') + 'gcc'
-        subprocess.check_call([cc, '-O2', '-Wall', '-static', '-o', exe,
-                               os.path.join(root, 'bench', src)])
-        files.append((exe, '/bench/' + src[:-2]))
+        path = os.path.join(root, 'bench', src)
+        if src.endswith('.sh'):
+            files.append((path, '/bench/' + src[:-3]))
+        elif src.endswith('.c'):
+            exe = os.path.join(out_dir, src[:-2])
+            subprocess.check_call([cc, '-O2', '-Wall', '-static', '-o', exe, path])
+            files.append((exe, '/bench/' + src[:-2]))
+    series = os.path.join(root, 'build', 'linux')
+    for d in kselftests:
+        out = os.path.join(out_dir, 'kselftest-' + d)
+        os.makedirs(out, exist_ok=True)
+        subprocess.check_call(['make', '-s', '-C',
+                               os.path.join(series, 'tools', 'testing', 'selftests', d),
+                               f'OUTPUT={out}', f'CC={cc}', 'USERLDFLAGS=-static'],
+                              stdout=subprocess.DEVNULL)
+        for exe in sorted(os.listdir(out)):
+            p = os.path.join(out, exe)
+            if os.access(p, os.X_OK) and not os.path.isdir(p):
+                files.append((p, '/bench/' + exe))
     return files
 
 
@@ -217,22 +256,21 @@ def series_description(root):
 
 def prepare(root, bench, log):
     """Build every distinct kernel of @bench; {kernel name: (image, initrd, argv-less info)}."""
-    trees = {'series': os.path.join(root, 'build', 'linux')}
-    if any(k.tree == 'base' for k in bench.kernels):
-        trees['base'] = base_tree(root)
     configs = os.path.join(root, 'configs')
     built = {}
     out = {}
     for k in bench.kernels:
         v = _kernel_variant(bench, k)
-        key = _build_key(v, k.tree)
+        key = _build_key(v, k)
         if key not in built:
             odir = os.path.join(root, 'build', 'out', key)
+            tree = kernel_tree(root, k)
             build.log_step(f'{bench.name}: build {k.tree} kernel '
-                           f'({" + ".join(v.fragments)}) in build/out/{key}')
-            build.configure(v, trees[k.tree], odir, configs, log)
-            image = build.kernel(v, trees[k.tree], odir, log)
-            bins = _workload_binaries(root, v.arch, os.path.join(odir, 'bench-bin'))
+                           f'({" + ".join(v.fragments + k.patches)}) in build/out/{key}')
+            build.configure(v, tree, odir, configs, log)
+            image = build.kernel(v, tree, odir, log)
+            bins = _workload_binaries(root, v.arch, os.path.join(odir, 'bench-bin'),
+                                      bench.kselftests)
             bins.append((os.path.join(build.GUEST, 'bench'), '/bench/bench'))
             bb = build.busybox(v, os.path.join(root, 'build', 'cache'))
             initrd = build.initramfs(v, None, bb,
@@ -327,6 +365,46 @@ def make_report(root, bench, runs, cmdlines):
               f'runs, spread = min-max, ratio = median / median of `{ref}`. '
               f'Absolute values come from a TCG guest on a shared 2-core '
               f'machine: compare ratios, not seconds.', '']
+    if bench.plot == 'threads':
+        lines += _threads_table(bench, runs, ref)
+    else:
+        lines += _metrics_table(bench, runs, table, ref)
+    lines += _report_tail(root, bench, runs, cmdlines)
+    data = _report_data(root, bench, runs, cmdlines)
+    return {'markdown': '\n'.join(lines) + '\n', 'data': data, 'table': table}
+
+
+def thread_counts(bench):
+    """Thread counts of a 'threads' benchmark: its t<N>_allocs_per_s metrics."""
+    return sorted(int(m[1:].split('_')[0]) for m in bench.metrics
+                  if re.fullmatch(r't\d+_allocs_per_s', m))
+
+
+def _values(runs, kernel, metric):
+    return [r['metrics'][metric] for r in runs[kernel]
+            if metric in r['metrics'] and not r['problems']]
+
+
+def _threads_table(bench, runs, ref):
+    lines = ['| threads | kernel | allocations/s median (spread) | ratio | '
+             'failed allocations (all runs) | busy retries per allocation |',
+             '| --- | --- | --- | --- | --- | --- |']
+    for t in thread_counts(bench):
+        r0 = summarise(_values(runs, ref, f't{t}_allocs_per_s'))
+        for k in bench.kernels:
+            s = summarise(_values(runs, k.name, f't{t}_allocs_per_s'))
+            failed = sum(r['metrics'].get(f't{t}_failed', 0) for r in runs[k.name])
+            retries = summarise(_values(runs, k.name, f't{t}_retries'))
+            lines.append(f'| {t} | `{k.name}` | ' +
+                         (f'{_fmt(s[0])} ({_fmt(s[1])}-{_fmt(s[2])})' if s else '-') +
+                         ' | ' + (f'{s[0] / r0[0]:.2f}' if s and r0 and r0[0] else '-') +
+                         f' | {failed:.0f} | ' + (f'{retries[0]:.3f}' if retries else '-') +
+                         ' |')
+    return lines
+
+
+def _metrics_table(bench, runs, table, ref):
+    lines = []
     header = '| kernel | runs | ' + ' | '.join(
         f'{m} median (spread) | ratio' for m in bench.metrics) + ' |'
     lines += [header, '|' + ' --- |' * (2 + 2 * len(bench.metrics))]
@@ -341,6 +419,18 @@ def make_report(root, bench, runs, cmdlines):
             cells.append(f'{_fmt(s[0])} ({_fmt(s[1])}-{_fmt(s[2])})')
             cells.append(f'{s[0] / r0[0]:.3f}' if r0 and r0[0] else '-')
         lines.append('| ' + ' | '.join(cells) + ' |')
+    return lines
+
+
+def _workload_source(root, bench):
+    for ext in ('.c', '.sh'):
+        if os.path.exists(os.path.join(root, 'bench', bench.workload[0] + ext)):
+            return 'bench/' + bench.workload[0] + ext
+    return 'bench/' + bench.workload[0]
+
+
+def _report_tail(root, bench, runs, cmdlines):
+    lines = []
     problems = [(k, i + 1, p) for k, rs in runs.items() for i, r in enumerate(rs)
                 for p in r['problems']]
     if problems:
@@ -349,15 +439,20 @@ def make_report(root, bench, runs, cmdlines):
     lines += ['', '## How it was run', '',
               f'- base: Linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1 (tag `base`)',
               f'- series: {series_description(root)}',
-              f'- workload: `{" ".join(bench.workload)}` (bench/{bench.workload[0]}.c)' +
+              f'- workload: `{" ".join(bench.workload)}` ({_workload_source(root, bench)})' +
               (f', zram swap {bench.zram}' if bench.zram else ''),
               f'- reproduce: `make bench B={bench.name}`', '']
     for k in bench.kernels:
         v = _kernel_variant(bench, k)
-        lines.append(f'- `{k.name}`: tree `{k.tree}`, configs/ '
-                     f'{" + ".join(v.fragments)} on tinyconfig')
+        lines.append(f'- `{k.name}`: tree `{k.tree}`' +
+                     (f' + {", ".join(k.patches)}' if k.patches else '') +
+                     f', configs/ {" + ".join(v.fragments)} on tinyconfig')
         lines.append(f'  - `{" ".join(cmdlines.get(k.name, []))}`')
-    data = {'benchmark': bench.name, 'workload': list(bench.workload),
+    return lines
+
+
+def _report_data(root, bench, runs, cmdlines):
+    return {'benchmark': bench.name, 'workload': list(bench.workload),
             'zram': bench.zram, 'series': series_description(root),
             'kernels': {k.name: {'tree': k.tree,
                                  'fragments': list(_kernel_variant(bench, k).fragments),
@@ -367,7 +462,6 @@ def make_report(root, bench, runs, cmdlines):
                                            'wall_s': r['wall_s']}
                                           for r in runs[k.name]]}
                         for k in bench.kernels}}
-    return {'markdown': '\n'.join(lines) + '\n', 'data': data, 'table': table}
 
 
 def plot(bench, runs, path):
@@ -379,6 +473,8 @@ def plot(bench, runs, path):
     except ImportError:
         return 'python3-matplotlib is not installed (make bench installs it)'
     names = [k.name for k in bench.kernels]
+    if bench.plot == 'threads':
+        return _plot_threads(plt, bench, runs, names, path)
     metrics = list(bench.metrics)
     memory = bench.plot == 'memory'
     ncols = len(metrics) + (1 if memory else 0)
@@ -418,6 +514,36 @@ def plot(bench, runs, path):
         ax.set_xticklabels(names, rotation=20, ha='right', fontsize=8)
         better = 'lower' if m in bench.lower_is_better else 'higher'
         ax.set_title(f'{m} ({better} is better)', fontsize=9)
+    fig.suptitle(f'{bench.name}: median of {bench.runs} runs, bars = min-max', fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return None
+
+
+def _plot_threads(plt, bench, runs, names, path):
+    counts = thread_counts(bench)
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4))
+    for n in names:
+        for ax, metric, label in ((axes[0], 'allocs_per_s', 'allocations per second'),
+                                  (axes[1], 'failed', 'failed allocations per run'),
+                                  (axes[2], 'retries', 'busy retries per allocation')):
+            xs, med, lo, hi = [], [], [], []
+            for t in counts:
+                s = summarise(_values(runs, n, f't{t}_{metric}'))
+                if s:
+                    xs.append(t)
+                    med.append(s[0])
+                    lo.append(s[0] - s[1])
+                    hi.append(s[2] - s[0])
+            if xs:
+                ax.errorbar(xs, med, yerr=[lo, hi], marker='o', capsize=3, label=n)
+            ax.set_xscale('log', base=2)
+            ax.set_xticks(counts)
+            ax.set_xticklabels([str(c) for c in counts])
+            ax.set_xlabel('threads')
+            ax.set_title(label, fontsize=9)
+    axes[0].legend(fontsize=8)
     fig.suptitle(f'{bench.name}: median of {bench.runs} runs, bars = min-max', fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -65,8 +65,9 @@ class BenchLoadTest(unittest.TestCase):
         self.assertIn('overhead', table)
         self.assertEqual(table['utilization'].kernels[0].name, 'base-cma0')
         for b in table.values():
-            self.assertTrue(os.path.exists(os.path.join(
-                cli.ROOT, 'bench', b.workload[0] + '.c')), b.workload)
+            self.assertTrue(any(os.path.exists(os.path.join(
+                cli.ROOT, 'bench', b.workload[0] + ext)) for ext in ('.c', '.sh')),
+                b.workload)
 
     def test_errors(self):
         guest = 'summary = s\narch = x86_64\nfragments = common\nworkload = faults 1 1\n'
@@ -84,3 +85,41 @@ class BenchLoadTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class BenchReportTest(unittest.TestCase):
+    def fake_runs(self, bench_obj, values):
+        runs = {}
+        for k in bench_obj.kernels:
+            runs[k.name] = [{'metrics': dict(v), 'samples': [], 'problems': [],
+                             'wall_s': 1.0} for v in values[k.name]]
+        return runs
+
+    def test_threads_report_and_plot(self):
+        table = bench.load(os.path.join(cli.ROOT, 'bench', 'benchmarks.ini'))
+        b = table['cma-concurrency']
+        self.assertEqual(bench.thread_counts(b), [1, 2, 4, 8, 16, 32])
+        vals = {}
+        for i, k in enumerate(b.kernels):
+            vals[k.name] = [{f't{t}_allocs_per_s': 100.0 * (i + 1) + r,
+                             f't{t}_failed': float(i == 2), f't{t}_retries': 0.01}
+                            for t in (1, 2, 4, 8, 16, 32) for r in range(1)]
+            vals[k.name] = [dict(kv for d in vals[k.name] for kv in d.items())] * 3
+        runs = self.fake_runs(b, vals)
+        rep = bench.make_report(cli.ROOT, b, runs, {})
+        self.assertIn('| 16 | `series` | 200.0 (200.0-200.0) | 2.00 | 0 | 0.010 |', rep['markdown'])
+        self.assertIn('| 16 | `no-mutex` | 300.0 (300.0-300.0) | 3.00 | 3 | 0.010 |', rep['markdown'])
+        with tempfile.TemporaryDirectory() as d:
+            err = bench.plot(b, runs, os.path.join(d, 'p.png'))
+            if err is None:
+                self.assertTrue(os.path.getsize(os.path.join(d, 'p.png')) > 0)
+
+    def test_metrics_report_ratio_and_left_out_runs(self):
+        table = bench.load(os.path.join(cli.ROOT, 'bench', 'benchmarks.ini'))
+        b = table['overhead']
+        runs = self.fake_runs(b, {'base': [{'faults_per_s': 100, 'boot_s': 1}] * 3,
+                                  'series': [{'faults_per_s': 99, 'boot_s': 1}] * 3})
+        runs['series'][2]['problems'] = ['workload did not finish']
+        md = bench.make_report(cli.ROOT, b, runs, {})['markdown']
+        self.assertIn('| `series` | 2/3 | 99.0 (99.0-99.0) | 0.990 |', md)
+        self.assertIn('`series` run 3: workload did not finish', md)

@@ -1,0 +1,26 @@
+#!/bin/sh
+# cma-threads SECONDS THREADS...: run the cma_stress kselftest (built from
+# the series tree, so the same program runs on every kernel) once per thread
+# count, each for SECONDS, and print its figures as BENCH lines:
+#   t<N>_allocs_per_s  successful allocations per second
+#   t<N>_failed        failed allocations
+#   t<N>_retries       busy retries per allocation (alloc_busy_retries;
+#                      absent on kernels without that counter)
+[ $# -ge 2 ] || { echo "usage: cma-threads SECONDS THREADS..." >&2; exit 2; }
+seconds=$1
+shift
+for t in "$@"; do
+	out=$(/bench/cma_stress -t "$t" -d "$seconds" 2>&1)
+	printf '%s\n' "$out" | sed "s/^/# t$t: /"
+	printf '%s\n' "$out" | awk -v t="$t" '
+		/allocations \(.*\/s\), .* pages, .* failed/ {
+			rate = $4; gsub(/[(\/s),]/, "", rate)
+			printf "BENCH t%s_allocs_per_s=%s\nBENCH t%s_failed=%s\n", t, rate, t, $(NF - 1)
+		}
+		/busy retries \(.* per allocation\)/ {
+			r = $5; gsub(/\(/, "", r)
+			printf "BENCH t%s_retries=%s\n", t, r
+		}'
+done
+# Failed allocations are figures here, not an error of the workload.
+exit 0
