@@ -3,7 +3,8 @@
 #   a patch does not apply, a fragment symbol cannot be set, a kselftest
 #   fails, a kselftest hangs, the kernel prints a WARNING; and that the
 #   concurrency stress test fails on 5.11's cma_alloc() (no cma_mutex, no
-#   retry) -- the kernel the cma_alloc retry patches must not regress to.
+#   retry: x86_64-serial with the mutex taken out) -- the kernel the
+#   cma_alloc retry patches must not regress to.
 # Kernel and test faults are applied to build/linux for one run on variant
 # $V (default x86_64) and reverted afterwards. Needs a clean build/linux.
 #
@@ -77,7 +78,7 @@ demo_hang() {
 
 demo_nomutex() {
 	expect nomutex 'FAIL: .*cma_stress: .*threads: .*no failure' \
-		with_fault cma-no-mutex.patch python3 -m harness run "$V" --test cma:cma_stress
+		with_fault series-no-mutex.patch python3 -m harness run x86_64-serial --test cma:cma_stress
 }
 
 demo_warning() {
