@@ -7,7 +7,9 @@
 #            TIMEOUT=<seconds per kselftest, overrides its settings file>
 # See `make help`.
 
-PYTHON   ?= python3
+# Debian's python3: the harness needs only the standard library, but the
+# plots need python3-matplotlib and checkpatch's spdxcheck python3-ply.
+PYTHON   ?= $(firstword $(wildcard /usr/bin/python3) python3)
 TREE     := build/linux
 PATCHES  := patches
 V        ?= x86_64
@@ -15,7 +17,7 @@ HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 
-.PHONY: bench bench-list demo-failures help deps tree tree-reset export check-export variants run test \
+.PHONY: bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -79,6 +81,11 @@ test: tree
 bench: tree
 	@scripts/install-deps.sh python3-matplotlib
 	@$(HARNESS) bench $(B) $(if $(RUNS),--runs $(RUNS),)
+
+## make bench-plot [B=name]  redraw the plots from bench/results/*.json
+bench-plot:
+	@scripts/install-deps.sh python3-matplotlib
+	@$(HARNESS) bench --replot $(B)
 
 ## make bench-list     list the benchmarks
 bench-list:

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Anonymous memory churn: WORKERS processes each map MIB MiB and write every
- * page PASSES times, each pass in a different random page order, so the
- * working set of all workers together stays at WORKERS * MIB. Prints the
- * elapsed time from the first fork to the last exit.
+ * page once; when all have, each writes every page PASSES more times, each
+ * pass in a different random page order, so the working set of all workers
+ * together stays at WORKERS * MIB for the whole measurement. Prints the
+ * elapsed time from the start of the passes to the last exit.
  *
  *   churn WORKERS MIB PASSES
  */
@@ -35,9 +36,13 @@ static long parse_positive(const char *s, const char *what)
 	return v;
 }
 
-/* One worker: PASSES random-order write passes over its own mapping. */
-static int worker(long id, long mib, long passes)
+/*
+ * One worker: touch its own mapping, report ready on @ready, wait until
+ * @go is closed, then PASSES random-order write passes.
+ */
+static int worker(long id, long mib, long passes, int ready, int go)
 {
+	char c = 0;
 	long page = sysconf(_SC_PAGESIZE), n = mib * 1024 * 1024 / page;
 	unsigned long x = 2654435761UL * (id + 1);
 	long pass, i, j, tmp, *order;
@@ -53,8 +58,12 @@ static int worker(long id, long mib, long passes)
 #ifdef MADV_NOHUGEPAGE
 	madvise(p, n * page, MADV_NOHUGEPAGE);
 #endif
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		order[i] = i;
+		p[i * page] = 1;
+	}
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 0)
+		return 1;
 	for (pass = 0; pass < passes; pass++) {
 		for (i = n - 1; i > 0; i--) {	/* Fisher-Yates with an LCG */
 			x = x * 6364136223846793005UL + 1442695040888963407UL;
@@ -72,8 +81,9 @@ static int worker(long id, long mib, long passes)
 int main(int argc, char **argv)
 {
 	long workers, mib, passes, i;
-	int status, failed = 0;
+	int status, failed = 0, ready[2], go[2];
 	double start;
+	char c;
 
 	if (argc != 4) {
 		fprintf(stderr, "usage: churn WORKERS MIB PASSES\n");
@@ -82,7 +92,10 @@ int main(int argc, char **argv)
 	workers = parse_positive(argv[1], "WORKERS");
 	mib = parse_positive(argv[2], "MIB");
 	passes = parse_positive(argv[3], "PASSES");
-	start = now();
+	if (pipe(ready) || pipe(go)) {
+		perror("churn: pipe");
+		return 1;
+	}
 	for (i = 0; i < workers; i++) {
 		pid_t pid = fork();
 
@@ -90,9 +103,20 @@ int main(int argc, char **argv)
 			perror("churn: fork");
 			return 1;
 		}
-		if (pid == 0)
-			_exit(worker(i, mib, passes));
+		if (pid == 0) {
+			close(ready[0]);
+			close(go[1]);
+			_exit(worker(i, mib, passes, ready[1], go[0]));
+		}
 	}
+	close(ready[1]);
+	close(go[0]);
+	/* All workers hold their memory: start the clock and let them go. */
+	for (i = 0; i < workers; i++)
+		if (read(ready[0], &c, 1) != 1)
+			break;
+	start = now();
+	close(go[1]);
 	while (wait(&status) > 0)
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
 			failed++;

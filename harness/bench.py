@@ -459,6 +459,7 @@ def _report_data(root, bench, runs, cmdlines):
                                  'qemu': cmdlines.get(k.name),
                                  'runs': [{'metrics': r['metrics'],
                                            'problems': r['problems'],
+                                           'samples': r['samples'],
                                            'wall_s': r['wall_s']}
                                           for r in runs[k.name]]}
                         for k in bench.kernels}}
@@ -549,3 +550,15 @@ def _plot_threads(plt, bench, runs, names, path):
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return None
+
+
+def replot(bench, json_path, png_path):
+    """Draw @bench's plot again from its results file (no boots)."""
+    with open(json_path) as f:
+        data = json.load(f)
+    runs = {name: [dict(r, samples=r.get('samples', [])) for r in k['runs']]
+            for name, k in data['kernels'].items()}
+    missing = [k.name for k in bench.kernels if k.name not in runs]
+    if missing:
+        raise BenchError(f'{json_path} has no runs of {", ".join(missing)}')
+    return plot(bench, runs, png_path)

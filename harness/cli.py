@@ -166,6 +166,8 @@ def main(argv=None):
     p.add_argument('benchmarks', nargs='*', help='benchmark names (default: all)')
     p.add_argument('--runs', type=_positive_int, help='boots per kernel')
     p.add_argument('--list', action='store_true', help='list the benchmarks')
+    p.add_argument('--replot', action='store_true',
+                   help='redraw the plots from bench/results/*.json, no boots')
     p = sub.add_parser('analyse', help='summarise an existing console log')
     p.add_argument('variant')
     p.add_argument('console')
@@ -224,6 +226,15 @@ def run_bench(args):
         print(f'harness: unknown benchmark {", ".join(unknown)}; valid: '
               f'{", ".join(table)}', file=sys.stderr)
         return 2
+    if args.replot:
+        for name in args.benchmarks or list(table):
+            base = os.path.join(ROOT, 'bench', 'results', name)
+            try:
+                err = bench.replot(table[name], base + '.json', base + '.png')
+            except (OSError, bench.BenchError) as e:
+                err = str(e)
+            print(f'{name}: ' + (err or f'wrote {os.path.relpath(base, ROOT)}.png'))
+        return 0
     failed = 0
     for name in args.benchmarks or list(table):
         try:
