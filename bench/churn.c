@@ -12,29 +12,9 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static long parse_positive(const char *s, const char *what)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (*s == '\0' || *end != '\0' || v <= 0) {
-		fprintf(stderr, "churn: %s must be a positive integer, not '%s'\n",
-			what, s);
-		exit(2);
-	}
-	return v;
-}
+#include "bench.h"
 
 /*
  * One worker: touch its own mapping, report ready on @ready, wait until
@@ -89,9 +69,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: churn WORKERS MIB PASSES\n");
 		return 2;
 	}
-	workers = parse_positive(argv[1], "WORKERS");
-	mib = parse_positive(argv[2], "MIB");
-	passes = parse_positive(argv[3], "PASSES");
+	workers = parse_positive("churn", argv[1], "WORKERS");
+	mib = parse_positive("churn", argv[2], "MIB");
+	passes = parse_positive("churn", argv[3], "PASSES");
 	if (pipe(ready) || pipe(go)) {
 		perror("churn: pipe");
 		return 1;

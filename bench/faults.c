@@ -8,29 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static long parse_positive(const char *s, const char *what)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (*s == '\0' || *end != '\0' || v <= 0) {
-		fprintf(stderr, "faults: %s must be a positive integer, not '%s'\n",
-			what, s);
-		exit(2);
-	}
-	return v;
-}
+#include "bench.h"
 
 int main(int argc, char **argv)
 {
@@ -43,8 +23,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: faults MIB SECONDS\n");
 		return 2;
 	}
-	mib = parse_positive(argv[1], "MIB");
-	seconds = parse_positive(argv[2], "SECONDS");
+	mib = parse_positive("faults", argv[1], "MIB");
+	seconds = parse_positive("faults", argv[2], "SECONDS");
 	n = mib * 1024 * 1024 / page;
 	start = now();
 	do {

@@ -2,6 +2,7 @@ import os
 import tempfile
 import unittest
 
+from harness.tests.util import load_text
 from harness import bench, cli
 
 CONSOLE = """\
@@ -53,12 +54,7 @@ class BenchParseTest(unittest.TestCase):
 
 class BenchLoadTest(unittest.TestCase):
     def load(self, text):
-        with tempfile.NamedTemporaryFile('w', suffix='.ini', delete=False) as f:
-            f.write(text)
-        try:
-            return bench.load(f.name)
-        finally:
-            os.unlink(f.name)
+        return load_text(bench.load, text)
 
     def test_repo_benchmarks_load(self):
         table = bench.load(os.path.join(cli.ROOT, 'bench', 'benchmarks.ini'))
@@ -118,8 +114,9 @@ class BenchReportTest(unittest.TestCase):
         table = bench.load(os.path.join(cli.ROOT, 'bench', 'benchmarks.ini'))
         b = table['overhead']
         runs = self.fake_runs(b, {'base': [{'faults_per_s': 100, 'boot_s': 1}] * 3,
-                                  'series': [{'faults_per_s': 99, 'boot_s': 1}] * 3})
-        runs['series'][2]['problems'] = ['workload did not finish']
+                                  'series-off': [{'faults_per_s': 99, 'boot_s': 1}] * 3,
+                                  'series-on': [{'faults_per_s': 98, 'boot_s': 1}] * 3})
+        runs['series-off'][2]['problems'] = ['workload did not finish']
         md = bench.make_report(cli.ROOT, b, runs, {})['markdown']
-        self.assertIn('| `series` | 2/3 | 99.0 (99.0-99.0) | 0.990 |', md)
-        self.assertIn('`series` run 3: workload did not finish', md)
+        self.assertIn('| `series-off` | 2/3 | 99.0 (99.0-99.0) | 0.990 |', md)
+        self.assertIn('`series-off` run 3: workload did not finish', md)

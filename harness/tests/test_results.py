@@ -3,6 +3,7 @@ import subprocess
 import tempfile
 import unittest
 
+from harness.tests.util import load_text
 from harness import build, cli, ktap, results, variants
 
 GOOD = """\
@@ -81,12 +82,7 @@ class AnalyseTest(unittest.TestCase):
 
 class VariantsTest(unittest.TestCase):
     def load(self, text):
-        with tempfile.NamedTemporaryFile('w', suffix='.ini', delete=False) as f:
-            f.write(text)
-        try:
-            return variants.load(f.name)
-        finally:
-            os.unlink(f.name)
+        return load_text(variants.load, text)
 
     def test_repo_table_loads(self):
         table = variants.load(cli.VARIANTS_INI)

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the benchmark workloads in bench/. */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* Seconds on the monotonic clock. */
+static inline double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* @s as a positive integer, or exit 2 naming @prog and @what. */
+static inline long parse_positive(const char *prog, const char *s,
+				  const char *what)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || v <= 0) {
+		fprintf(stderr, "%s: %s must be a positive integer, not '%s'\n",
+			prog, what, s);
+		exit(2);
+	}
+	return v;
+}
+
+#endif
