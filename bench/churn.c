@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Anonymous memory churn: WORKERS processes each map MIB MiB and write every
- * page once; when all have, each writes every page PASSES more times, each
- * pass in a different random page order, so the working set of all workers
- * together stays at WORKERS * MIB for the whole measurement. Prints the
- * elapsed time from the start of the passes to the last exit.
+ * Anonymous memory churn: WORKERS processes each keep MIB MiB of anonymous
+ * memory mapped, as a ring of 4 MiB chunks, and replace it PASSES times:
+ * each step unmaps the oldest chunk, maps a new one and writes every page
+ * of it. All workers first build their ring and wait for each other, so
+ * the working set of all of them together stays at WORKERS * MIB while
+ * the page allocator keeps serving new pages. Prints the elapsed time
+ * from the start of the passes to the last exit.
  *
  *   churn WORKERS MIB PASSES
  */
@@ -16,44 +18,48 @@
 
 #include "bench.h"
 
-/*
- * One worker: touch its own mapping, report ready on @ready, wait until
- * @go is closed, then PASSES random-order write passes.
- */
-static int worker(long id, long mib, long passes, int ready, int go)
-{
-	char c = 0;
-	long page = sysconf(_SC_PAGESIZE), n = mib * 1024 * 1024 / page;
-	unsigned long x = 2654435761UL * (id + 1);
-	long pass, i, j, tmp, *order;
-	char *p;
+#define CHUNK_MIB	4
 
-	p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	order = malloc(n * sizeof(*order));
-	if (p == MAP_FAILED || !order) {
-		perror("churn: worker allocation");
-		return 1;
-	}
+/* Map a chunk and write every page of it; NULL on failure. */
+static char *new_chunk(long page)
+{
+	size_t len = CHUNK_MIB << 20, i;
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
 #ifdef MADV_NOHUGEPAGE
-	madvise(p, n * page, MADV_NOHUGEPAGE);
+	madvise(p, len, MADV_NOHUGEPAGE);
 #endif
-	for (i = 0; i < n; i++) {
-		order[i] = i;
-		p[i * page] = 1;
-	}
+	for (i = 0; i < len; i += page)
+		p[i] = 1;
+	return p;
+}
+
+/*
+ * One worker: build a ring of MIB / 4 chunks, report ready on @ready, wait
+ * until @go is closed, then replace every chunk PASSES times.
+ */
+static int worker(long mib, long passes, int ready, int go)
+{
+	long page = sysconf(_SC_PAGESIZE), n = mib / CHUNK_MIB, i, step;
+	char **ring = calloc(n, sizeof(*ring));
+	char c = 0;
+
+	if (!ring)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (!(ring[i] = new_chunk(page)))
+			return 1;
 	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 0)
 		return 1;
-	for (pass = 0; pass < passes; pass++) {
-		for (i = n - 1; i > 0; i--) {	/* Fisher-Yates with an LCG */
-			x = x * 6364136223846793005UL + 1442695040888963407UL;
-			j = (x >> 33) % (i + 1);
-			tmp = order[i];
-			order[i] = order[j];
-			order[j] = tmp;
-		}
-		for (i = 0; i < n; i++)
-			p[order[i] * page + (pass % page)] += 1;
+	for (step = 0; step < passes * n; step++) {
+		i = step % n;
+		munmap(ring[i], CHUNK_MIB << 20);
+		ring[i] = new_chunk(page);
+		if (!ring[i])
+			return 1;
 	}
 	return 0;
 }
@@ -72,6 +78,10 @@ int main(int argc, char **argv)
 	workers = parse_positive("churn", argv[1], "WORKERS");
 	mib = parse_positive("churn", argv[2], "MIB");
 	passes = parse_positive("churn", argv[3], "PASSES");
+	if (mib < CHUNK_MIB) {
+		fprintf(stderr, "churn: MIB must be at least %d\n", CHUNK_MIB);
+		return 2;
+	}
 	if (pipe(ready) || pipe(go)) {
 		perror("churn: pipe");
 		return 1;
@@ -86,7 +96,7 @@ int main(int argc, char **argv)
 		if (pid == 0) {
 			close(ready[0]);
 			close(go[1]);
-			_exit(worker(i, mib, passes, ready[1], go[0]));
+			_exit(worker(mib, passes, ready[1], go[0]));
 		}
 	}
 	close(ready[1]);

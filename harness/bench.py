@@ -525,7 +525,8 @@ def plot(bench, runs, path):
 def _plot_threads(plt, bench, runs, names, path):
     counts = thread_counts(bench)
     fig, axes = plt.subplots(1, 3, figsize=(13, 4))
-    for n in names:
+    colours = plt.rcParams['axes.prop_cycle'].by_key()['color']
+    for i, n in enumerate(names):
         for ax, metric, label in ((axes[0], 'allocs_per_s', 'allocations per second'),
                                   (axes[1], 'failed', 'failed allocations per run'),
                                   (axes[2], 'retries', 'busy retries per allocation')):
@@ -538,7 +539,8 @@ def _plot_threads(plt, bench, runs, names, path):
                     lo.append(s[0] - s[1])
                     hi.append(s[2] - s[0])
             if xs:
-                ax.errorbar(xs, med, yerr=[lo, hi], marker='o', capsize=3, label=n)
+                ax.errorbar(xs, med, yerr=[lo, hi], marker='o', capsize=3, label=n,
+                            color=colours[i % len(colours)])
             ax.set_xscale('log', base=2)
             ax.set_xticks(counts)
             ax.set_xticklabels([str(c) for c in counts])
