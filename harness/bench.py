@@ -156,8 +156,10 @@ def parse_console(text):
                 except ValueError:
                     pass
             samples.append(sample)
-    for name, fields in VMSTAT_SUMS.items():
-        if inside is False and '_finished' in metrics:
+    # Event counters (CONFIG_VM_EVENT_COUNTERS) are missing, not zero, when
+    # the kernel does not count them: pgfault always moves when they exist.
+    if '_finished' in metrics and 'pgfault' in vm:
+        for name, fields in VMSTAT_SUMS.items():
             metrics[name] = sum(vm.get(f, 0) for f in fields)
     return {'metrics': metrics, 'samples': samples, 'vmstat': vm,
             'splats': splat.find(kernel_lines)}

@@ -14,6 +14,7 @@ SAMPLE t=0.0 MemFree=900000 CmaFree=500000 CmaTotal=524288
 SAMPLE t=1.0 MemFree=100000 CmaFree=480000 CmaTotal=524288
 BENCH elapsed_s=12.5
 BENCH failed_workers=0
+VMSTAT pgfault 90000
 VMSTAT pswpout 700
 VMSTAT allocstall_normal 3
 VMSTAT allocstall_movable 4
@@ -36,6 +37,10 @@ class BenchParseTest(unittest.TestCase):
         self.assertEqual(m['pgscan'], 15)
         self.assertEqual([s['MemFree'] for s in r['samples']], [900000, 100000])
         self.assertEqual(r['splats'], [])
+
+    def test_no_event_counters_means_no_figures(self):
+        r = bench.parse_console(CONSOLE.replace('VMSTAT pgfault 90000\n', ''))
+        self.assertNotIn('pswpout', r['metrics'])
 
     def test_unfinished_run_has_no_vmstat_sums(self):
         r = bench.parse_console(CONSOLE.split('BENCH exit_status')[0])
