@@ -17,7 +17,7 @@ HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 
-.PHONY: bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants run test \
+.PHONY: bisect-check bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -90,6 +90,10 @@ bench-plot:
 ## make bench-list     list the benchmarks
 bench-list:
 	@$(HARNESS) bench --list
+
+## make bisect-check  every patch's CMA objects build (W=1), option on and off
+bisect-check: tree
+	@scripts/bisect-objects.sh
 
 ## make demo-failures  show that each kind of fault fails a run, naming it
 demo-failures: tree
