@@ -17,7 +17,7 @@ HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 
-.PHONY: bisect-check bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants run test \
+.PHONY: check demo-check-failures bisect-check bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -72,6 +72,16 @@ harness-test:
 ## make checkpatch     scripts/checkpatch.pl --strict over patches/
 checkpatch: tree
 	@$(HARNESS) checkpatch
+
+## make check [CHECKS=a,b] [MATRIX=x,y]  series quality gates: checkpatch,
+##                     kerneldoc, compiler (sparse, W=1), bisect, matrix
+check: tree
+	@$(HARNESS) check $(if $(CHECKS),--only $(CHECKS),) $(if $(MATRIX),--matrix $(MATRIX),)
+
+## make demo-check-failures  show that make check catches a checkpatch
+##                     warning, a commit that does not build, a sparse warning
+demo-check-failures: tree
+	@scripts/demo-check-failures.sh
 
 ## make test           harness tests, checkpatch and every variant
 test: tree

@@ -85,8 +85,15 @@ def allowed(patch_name, text, allowlist):
     return any(fnmatch.fnmatch(patch_name, g) and m in text for g, m, _ in allowlist)
 
 
-def checkpatch(tree, patch_dir, allowlist_path=None):
-    """checkpatch.pl --strict on every patch; any message not allowlisted fails."""
+# Where Debian's codespell package keeps its dictionary (checkpatch's own
+# default, /usr/share/codespell/dictionary.txt, is not it).
+CODESPELL_DICTS = ('/usr/share/codespell/dictionary.txt',
+                   '/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt')
+
+
+def checkpatch(tree, patch_dir, allowlist_path=None, codespell=False):
+    """checkpatch.pl --strict (and --codespell) on every patch; any message
+    not allowlisted fails."""
     script = os.path.join(tree, 'scripts', 'checkpatch.pl')
     patches = sorted(p for p in glob.glob(os.path.join(patch_dir, '[0-9]*.patch'))
                      if not p.endswith('0000-cover-letter.patch'))
@@ -99,11 +106,18 @@ def checkpatch(tree, patch_dir, allowlist_path=None):
         cases.append(ktap.Case('checkpatch', ktap.SKIP, f'no patches in {patch_dir}'))
     # spdxcheck.py needs Debian's python3 with python3-ply, not a pyenv one.
     env = dict(os.environ, PATH='/usr/bin:/bin:' + os.environ.get('PATH', ''))
+    flags = ['--strict', '--terse', '--color=never']
+    if codespell:
+        found = [d for d in CODESPELL_DICTS if os.path.exists(d)]
+        if not found:
+            return results.Summary('checkpatch', [], [
+                f'no codespell dictionary ({", ".join(CODESPELL_DICTS)}): '
+                'install Debian\'s codespell (make deps)'])
+        flags += ['--codespell', '--codespellfile', found[0]]
     for p in patches:
         name = os.path.basename(p)
-        proc = subprocess.run(['perl', script, '--strict', '--terse', '--color=never',
-                               os.path.abspath(p)], cwd=tree, env=env,
-                              capture_output=True, text=True)
+        proc = subprocess.run(['perl', script, *flags, os.path.abspath(p)],
+                              cwd=tree, env=env, capture_output=True, text=True)
         case = 'checkpatch --strict ' + name
         found = messages(proc.stdout)
         if proc.returncode and not found:

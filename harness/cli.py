@@ -2,6 +2,7 @@
 import argparse
 import os
 import re
+import subprocess
 import sys
 
 from . import build, checks, qemu, results, splat, variants
@@ -15,6 +16,8 @@ RESULTS = os.path.join(ROOT, 'build', 'results')
 CACHE = os.path.join(ROOT, 'build', 'cache')
 PATCHES = os.path.join(ROOT, 'patches')
 CHECKPATCH_ALLOW = os.path.join(ROOT, 'series', 'checkpatch-allowlist')
+MATRIX_INI = os.path.join(CONFIGS, 'matrix.ini')
+GATE_NAMES = ('checkpatch', 'kerneldoc', 'compiler', 'bisect', 'matrix')
 
 KTAP_BEGIN = '===HARNESS-KTAP-BEGIN==='
 KTAP_END = '===HARNESS-KTAP-END'
@@ -160,6 +163,16 @@ def main(argv=None):
     p.add_argument('--kvm', action='store_true')
     sub.add_parser('selftest', help="the harness's own tests")
     sub.add_parser('checkpatch', help='checkpatch.pl --strict over patches/')
+    p = sub.add_parser('check', help='series quality gates (harness/gates.py)')
+    p.add_argument('--only', help='comma-separated gates (default: all): ' +
+                   ', '.join(GATE_NAMES))
+    p.add_argument('--matrix', help='comma-separated configs/matrix.ini entries')
+    p.add_argument('--from', dest='rev_from', default='base',
+                   help='check the commits after this one (default: base)')
+    p.add_argument('--tree', default=TREE, help='kernel git tree (default build/linux)')
+    p.add_argument('--patches', default=PATCHES, help='patch directory (default patches/)')
+    p.add_argument('--bisect', help='bisect builds as arch:options items, e.g. '
+                   'x86_64:on,arm64:off (default: x86_64 and arm64, on and off)')
     p = sub.add_parser('test', help='harness tests, checkpatch, every variant')
     p.add_argument('--kvm', action='store_true')
     p = sub.add_parser('bench', help='base and series side by side')
@@ -184,6 +197,8 @@ def main(argv=None):
             return _finish([s])
         if args.cmd == 'bench':
             return run_bench(args)
+        if args.cmd == 'check':
+            return run_check(args)
         if args.cmd == 'selftest':
             return _finish([checks.unit_tests(ROOT)])
         if args.cmd == 'checkpatch':
@@ -267,3 +282,61 @@ def shell(v, kvm):
 
 if __name__ == '__main__':
     sys.exit(main())
+
+
+def run_check(args):
+    from . import gates
+    only = args.only.split(',') if args.only else list(gates.GATES)
+    unknown = [g for g in only if g not in gates.GATES]
+    if unknown:
+        print(f'harness: unknown check {", ".join(unknown)} (known: '
+              f'{", ".join(gates.GATES)})', file=sys.stderr)
+        return 2
+    matrix = args.matrix.split(',') if args.matrix else None
+    if matrix:
+        try:
+            known = [e.name for e in gates.load_matrix(MATRIX_INI)]
+        except gates.GateError as e:
+            print(f'harness: {e}', file=sys.stderr)
+            return 2
+        bad = [m for m in matrix if m not in known]
+        if bad:
+            print(f'harness: no matrix entry {", ".join(bad)} in {MATRIX_INI} '
+                  f'(known: {", ".join(known)})', file=sys.stderr)
+            return 2
+    tree = os.path.abspath(args.tree)
+    if not os.path.exists(os.path.join(tree, '.git')):
+        print(f'harness: no kernel git tree in {tree}: run `make tree`',
+              file=sys.stderr)
+        return 2
+    bisect = None
+    if args.bisect:
+        bisect = [tuple(item.split(':', 1)) for item in args.bisect.split(',')]
+        bad = [':'.join(b) for b in bisect
+               if len(b) != 2 or b[0] not in gates.BISECT_CONFIGS
+               or b[1] not in gates.OPTION_FRAGMENTS]
+        if bad:
+            print(f'harness: --bisect {", ".join(bad)}: want arch:options with arch '
+                  f'in {", ".join(gates.BISECT_CONFIGS)} and options on or off',
+                  file=sys.stderr)
+            return 2
+    proc = subprocess.run(['git', '-C', tree, 'rev-parse', '--verify', '-q',
+                           args.rev_from + '^{commit}'], capture_output=True, text=True)
+    if proc.returncode:
+        print(f'harness: --from {args.rev_from}: no such commit in {tree}', file=sys.stderr)
+        return 2
+    ctx = gates.Context(ROOT, tree, OUT, os.path.abspath(args.patches), CHECKPATCH_ALLOW,
+                        os.path.join(RESULTS, 'check'), proc.stdout.strip())
+    summaries = gates.run(ctx, only, MATRIX_INI, matrix, bisect)
+    lines = []
+    for s in summaries:
+        for c in s.cases:
+            lines.append(f'{c.status.upper():4} {s.variant}: {c.name}' +
+                         (f' -- {c.reason}' if c.reason else ''))
+        lines += [f'FAIL {s.variant}: {p}' for p in s.problems]
+    lines.append(results.totals_line(summaries))
+    os.makedirs(ctx.log_dir, exist_ok=True)
+    with open(os.path.join(ctx.log_dir, 'report.txt'), 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    print('\n'.join(lines))
+    return 0 if all(s.ok for s in summaries) else 1
