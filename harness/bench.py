@@ -36,6 +36,10 @@ VMSTAT_SUMS = {
                    'allocstall_device'),
     'pgscan': ('pgscan_kswapd', 'pgscan_direct', 'pgscan_khugepaged'),
     'pgsteal': ('pgsteal_kswapd', 'pgsteal_direct', 'pgsteal_khugepaged'),
+    'compact_stall': ('compact_stall',),
+    'compact_scanned': ('compact_migrate_scanned', 'compact_free_scanned'),
+    'kcompactd_wake': ('compact_daemon_wake',),
+    'kswapd_wake': ('pageoutrun',),
 }
 
 

@@ -17,7 +17,7 @@ CACHE = os.path.join(ROOT, 'build', 'cache')
 PATCHES = os.path.join(ROOT, 'patches')
 CHECKPATCH_ALLOW = os.path.join(ROOT, 'series', 'checkpatch-allowlist')
 MATRIX_INI = os.path.join(CONFIGS, 'matrix.ini')
-GATE_NAMES = ('checkpatch', 'kerneldoc', 'compiler', 'bisect', 'matrix')
+GATE_NAMES = ('checkpatch', 'kerneldoc', 'docs', 'compiler', 'bisect', 'matrix')
 
 KTAP_BEGIN = '===HARNESS-KTAP-BEGIN==='
 KTAP_END = '===HARNESS-KTAP-END'
@@ -202,9 +202,9 @@ def main(argv=None):
         if args.cmd == 'selftest':
             return _finish([checks.unit_tests(ROOT)])
         if args.cmd == 'checkpatch':
-            return _finish([checks.checkpatch(TREE, PATCHES, CHECKPATCH_ALLOW)])
+            return _finish([checks.checkpatch(TREE, PATCHES, CHECKPATCH_ALLOW, codespell=True)])
         if args.cmd == 'test':
-            pre = [checks.unit_tests(ROOT), checks.checkpatch(TREE, PATCHES, CHECKPATCH_ALLOW)]
+            pre = [checks.unit_tests(ROOT), checks.checkpatch(TREE, PATCHES, CHECKPATCH_ALLOW, codespell=True)]
             for s in pre:
                 build.log_step(results.report(s)[-1])
             chosen = [v for v in table.values() if v.in_test]

@@ -8,6 +8,8 @@ command that reproduces it:
               clean, but for the allowlist (series/checkpatch-allowlist)
   kerneldoc   touched kernel files: no `kernel-doc -none` warning, no new
               `-Wall` one, and kernel-doc on every new non-static function
+  docs        `make htmldocs` of the Documentation/ directories the series
+              touches: no Sphinx warning the base does not have
   compiler    touched .c files: no sparse (C=2) or W=1 warning that the base
               built the same way does not have
   bisect      every commit builds vmlinux for x86_64 and arm64 with the
@@ -28,7 +30,7 @@ import time
 
 from . import build, checks, kconfig, ktap, results, variants
 
-GATES = ('checkpatch', 'kerneldoc', 'compiler', 'bisect', 'matrix')
+GATES = ('checkpatch', 'kerneldoc', 'docs', 'compiler', 'bisect', 'matrix')
 
 # Series options, on and off, for the bisect builds (applied on the
 # variant's fragments; symbols a commit does not know yet are ignored).
@@ -325,6 +327,77 @@ def gate_kerneldoc(ctx):
     return results.Summary('check:kerneldoc', cases, [])
 
 
+# Sphinx output lines that are warnings or errors.
+_SPHINX_WARNING = re.compile(r'\b(WARNING|ERROR|CRITICAL)\b|: (warning|error):')
+
+
+def doc_dirs(paths):
+    """The top-level Documentation/ directories among @paths."""
+    return sorted({p.split('/')[1] for p in paths
+                   if p.startswith('Documentation/') and p.count('/') >= 2})
+
+
+def sphinx_warnings(output, prefixes=()):
+    """Normalised warning lines of a `make htmldocs` run."""
+    found = []
+    for line in output.splitlines():
+        if _SPHINX_WARNING.search(line):
+            found.append(normalise_warning(line, prefixes))
+    return found
+
+
+def _htmldocs(tree, out, dirs, log):
+    env = dict(os.environ, PATH='/usr/bin:/bin:' + os.environ.get('PATH', ''))
+    argv = ['make', '-C', tree, f'O={out}', f'SPHINXDIRS={" ".join(dirs)}', 'htmldocs']
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env)
+    with open(log, 'w') as fh:
+        fh.write('$ ' + _shell(argv) + '\n' + proc.stdout + proc.stderr)
+    return proc.returncode, sphinx_warnings(proc.stdout + proc.stderr, (tree, out))
+
+
+def gate_docs(ctx):
+    cases = []
+    touched = _git(ctx, 'diff', '--name-only', f'{ctx.rev_from}..HEAD').split()
+    dirs = doc_dirs(touched)
+    if 'ABI' in dirs:   # rendered by the admin guide's abi-*.rst pages
+        dirs = sorted(set(dirs) | {'admin-guide'})
+    dirs = [d for d in dirs
+            if os.path.exists(os.path.join(ctx.tree, 'Documentation', d, 'index.rst'))]
+    if not dirs:
+        return results.Summary('check:docs', [ktap.Case('htmldocs', ktap.SKIP,
+                                                        'the series touches no Documentation/')], [])
+    if not shutil.which('sphinx-build', path='/usr/bin:/bin'):
+        return results.Summary('check:docs', [], [
+            'no sphinx-build: install Debian\'s python3-sphinx and '
+            'python3-sphinx-rtd-theme (make deps)'])
+    base_tree = _base_worktree(ctx)
+    rc_b, base = _htmldocs(base_tree, os.path.join(ctx.out, 'check-docs-base'), dirs,
+                           os.path.join(ctx.log_dir, 'docs-base.log'))
+    rc_s, series = _htmldocs(ctx.tree, os.path.join(ctx.out, 'check-docs-series'), dirs,
+                             os.path.join(ctx.log_dir, 'docs-series.log'))
+    cmd = (f'make -C build/linux O=build/out/check-docs-series '
+           f'SPHINXDIRS="{" ".join(dirs)}" htmldocs (the base: the same in '
+           f'build/linux-check-base)')
+    extra = new_warnings(base, series)
+    cases.append(_case(f'htmldocs {" ".join(dirs)}: builds', rc_s == 0,
+                       '' if rc_s == 0 else f'exit {rc_s}, see docs-series.log', cmd))
+    cases.append(_case(f'htmldocs {" ".join(dirs)}: no new warning', not extra,
+                       f'{len(extra)} new: ' + ' | '.join(extra[:3]) if extra else
+                       f'{len(series)} warnings, as many as the base', cmd))
+    return results.Summary('check:docs', cases, [])
+
+
+def _base_worktree(ctx):
+    """build/linux-check-base: a worktree at rev_from."""
+    base_tree = os.path.join(ctx.root, 'build', 'linux-check-base')
+    if not os.path.isdir(base_tree):
+        subprocess.run(['git', '-C', ctx.tree, 'worktree', 'add', '-q', '--detach',
+                        base_tree, ctx.rev_from], check=True, capture_output=True)
+    else:
+        _git(ctx, 'checkout', '-q', '--detach', ctx.rev_from, tree=base_tree)
+    return base_tree
+
+
 def _object_warnings(ctx, tree, arch, out, objs, fragments, log):
     """sparse (C=2) and W=1 output of building @objs in @tree, normalised."""
     if _configure(ctx, tree, arch, out, fragments):
@@ -350,12 +423,7 @@ def gate_compiler(ctx, arch='x86_64', fragments=('common', 'x86_64', 'options-on
                                             f'{ctx.rev_from}..HEAD').split())
              if f.endswith('.c')]
     objs = [f[:-2] + '.o' for f in files]
-    base_tree = os.path.join(ctx.root, 'build', 'linux-check-base')
-    if not os.path.isdir(base_tree):
-        subprocess.run(['git', '-C', ctx.tree, 'worktree', 'add', '-q', '--detach',
-                        base_tree, ctx.rev_from], check=True, capture_output=True)
-    else:
-        _git(ctx, 'checkout', '-q', '--detach', ctx.rev_from, tree=base_tree)
+    base_tree = _base_worktree(ctx)
     base_objs = [o for f, o in zip(files, objs)
                  if os.path.exists(os.path.join(base_tree, f))]
     try:
@@ -516,6 +584,8 @@ def run(ctx, gates, matrix_path, matrix_only=None, bisect=None):
                 s = gate_checkpatch(ctx)
             elif g == 'kerneldoc':
                 s = gate_kerneldoc(ctx)
+            elif g == 'docs':
+                s = gate_docs(ctx)
             elif g == 'compiler':
                 s = gate_compiler(ctx)
             elif g == 'bisect':

@@ -6,7 +6,7 @@ set -eu
 PKGS="make gcc bc flex bison libelf-dev libssl-dev cpio gzip xz-utils
 python3 python3-ply python3-git git ccache perl dwarves busybox-static
 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-sparse codespell"
+sparse codespell python3-sphinx python3-sphinx-rtd-theme python3-yaml"
 [ $# -gt 0 ] && PKGS="$PKGS $*"
 
 missing=

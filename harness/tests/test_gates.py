@@ -102,6 +102,20 @@ class KernelDocTest(unittest.TestCase):
             ['include/linux/cma.h', 'mm/cma.c'])
 
 
+class DocsTest(unittest.TestCase):
+    def test_doc_dirs(self):
+        self.assertEqual(gates.doc_dirs(['Documentation/mm/cma.rst', 'mm/cma.c',
+                                         'Documentation/admin-guide/mm/x.rst',
+                                         'Documentation/ABI/testing/sysfs-kernel-mm-cma']),
+                         ['ABI', 'admin-guide', 'mm'])
+
+    def test_sphinx_warnings(self):
+        out = ('/t/Documentation/mm/cma.rst:12: WARNING: Title underline too short.\n'
+               'reading sources... [ 50%] mm/cma\n')
+        self.assertEqual(gates.sphinx_warnings(out, ('/t',)),
+                         ['Documentation/mm/cma.rst: WARNING: Title underline too short.'])
+
+
 class MatrixTest(unittest.TestCase):
     def test_repository_matrix_loads(self):
         entries = gates.load_matrix(os.path.join(ROOT, 'configs', 'matrix.ini'))
