@@ -505,6 +505,7 @@ def gate_bisect(ctx, builds=DEFAULT_BISECT):
             else:
                 ok, why = True, 'no kernel source changed'
             if ok and selftests and arch == 'x86_64' and opt == 'on':
+                os.makedirs(f'{out}/selftests-cma', exist_ok=True)
                 argv = ['make', '-s', '-C', os.path.join(wt, 'tools/testing/selftests/cma'),
                         f'OUTPUT={out}/selftests-cma']
                 proc = subprocess.run(argv, capture_output=True, text=True)
