@@ -20,7 +20,11 @@ def jobs():
 
 
 def _kbuild_args(variant, out):
-    arch = variant.arch
+    return kbuild_args(variant.arch, out)
+
+
+def kbuild_args(arch, out):
+    """O=, ARCH=, CROSS_COMPILE= and ccache arguments of make for @arch."""
     args = [f'O={out}', f'ARCH={arch.name}']
     if arch.cross_compile:
         args.append(f'CROSS_COMPILE={arch.cross_compile}')
