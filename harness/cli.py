@@ -10,8 +10,10 @@ from . import build, checks, qemu, results, splat, variants
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIGS = os.path.join(ROOT, 'configs')
 VARIANTS_INI = os.environ.get('HARNESS_VARIANTS') or os.path.join(CONFIGS, 'variants.ini')
-TREE = os.path.join(ROOT, 'build', 'linux')
-OUT = os.path.join(ROOT, 'build', 'out')
+# HARNESS_TREE and HARNESS_OUT point one run at another work tree (a git
+# worktree of build/linux, say) and its own build directories.
+TREE = os.environ.get('HARNESS_TREE') or os.path.join(ROOT, 'build', 'linux')
+OUT = os.environ.get('HARNESS_OUT') or os.path.join(ROOT, 'build', 'out')
 RESULTS = os.path.join(ROOT, 'build', 'results')
 CACHE = os.path.join(ROOT, 'build', 'cache')
 PATCHES = os.path.join(ROOT, 'patches')
