@@ -84,8 +84,13 @@ def kselftests(variant, tree, out, log, targets='cma'):
     dest = os.path.join(out, 'kselftest_install')
     shutil.rmtree(dest, ignore_errors=True)
     args = [a for a in _kbuild_args(variant, out) if not a.startswith(('CC=', 'HOSTCC='))]
+    # The host gcc builds i386 userspace with -m32 (gcc-12-multilib); the
+    # flag goes to the link too, or a 64-bit libc would be linked in.
+    flags = variant.arch.user_cflags
+    user = ([f'USERCFLAGS={flags}', f'USERLDFLAGS=-static {flags}'] if flags
+            else ['USERLDFLAGS=-static'])
     make = ['make', '-C', tree, *args, '-j', jobs(), f'TARGETS={targets}',
-            f'INSTALL_PATH={dest}', 'USERLDFLAGS=-static', 'kselftest-install']
+            f'INSTALL_PATH={dest}', *user, 'kselftest-install']
     _run(make, log, 'kselftest build')
     if not os.path.exists(os.path.join(dest, 'run_kselftest.sh')):
         raise BuildError(f'kselftest-install left no run_kselftest.sh in {dest}')

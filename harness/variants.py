@@ -18,6 +18,7 @@ class Arch:
     machine: tuple          # QEMU machine and CPU arguments
     console: str            # kernel console= for the serial port
     busybox_deb_arch: str   # Debian architecture of busybox-static
+    user_cflags: str = ''   # gcc flags of userspace (kselftests): -m32 on i386
 
 
 ARCHES = {
@@ -26,7 +27,7 @@ ARCHES = {
                    'ttyS0', 'amd64'),
     'i386': Arch('i386', '', 'arch/x86/boot/bzImage',
                  'qemu-system-i386', ('-M', 'pc', '-cpu', 'max'),
-                 'ttyS0', 'i386'),
+                 'ttyS0', 'i386', '-m32'),
     'arm64': Arch('arm64', 'aarch64-linux-gnu-', 'arch/arm64/boot/Image',
                   'qemu-system-aarch64',
                   ('-M', 'virt', '-cpu', 'max,pauth-impdef=on'),

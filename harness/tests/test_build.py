@@ -1,0 +1,58 @@
+import os
+import tempfile
+import unittest
+from unittest import mock
+
+from harness import build, variants
+
+
+def _variant(arch):
+    return variants.Variant(name=arch, summary='', arch=variants.ARCHES[arch],
+                            fragments=(), memory='1G', cpus=1, cmdline='',
+                            tests='cma', boot_timeout=1, qemu_extra=(),
+                            in_test=True)
+
+
+class KselftestsArgsTest(unittest.TestCase):
+    """The make command line of build.kselftests(), per arch."""
+
+    def argv(self, arch):
+        seen = []
+
+        def fake_run(argv, log, what):
+            seen.append(argv)
+            dest = [a for a in argv if a.startswith('INSTALL_PATH=')][0]
+            dest = dest.split('=', 1)[1]
+            os.makedirs(dest)
+            open(os.path.join(dest, 'run_kselftest.sh'), 'w').close()
+
+        with tempfile.TemporaryDirectory() as out, \
+                mock.patch.object(build, '_run', fake_run):
+            build.kselftests(_variant(arch), '/tree', out, os.devnull)
+        return seen[0]
+
+    def test_i386_builds_static_m32(self):
+        argv = self.argv('i386')
+        self.assertIn('ARCH=i386', argv)
+        self.assertIn('USERCFLAGS=-m32', argv)
+        self.assertIn('USERLDFLAGS=-static -m32', argv)
+
+    def test_x86_64_and_arm64_static_only(self):
+        for arch in ('x86_64', 'arm64'):
+            argv = self.argv(arch)
+            self.assertIn('USERLDFLAGS=-static', argv)
+            self.assertFalse([a for a in argv if a.startswith('USERCFLAGS=')])
+        self.assertIn('CROSS_COMPILE=aarch64-linux-gnu-', argv)
+
+
+class VariantTableTest(unittest.TestCase):
+    def test_i386_highmem_variant(self):
+        root = os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))))
+        table = variants.load(os.path.join(root, 'configs', 'variants.ini'))
+        v = table['i386-highmem']
+        self.assertEqual(v.arch.name, 'i386')
+        self.assertEqual(v.arch.busybox_deb_arch, 'i386')
+        self.assertTrue(v.in_test)
+        for path in v.fragment_paths(os.path.join(root, 'configs')):
+            self.assertTrue(os.path.exists(path), path)
