@@ -219,7 +219,7 @@ def main(argv=None):
     except variants.VariantError as e:
         print(f'harness: {e}', file=sys.stderr)
         return 2
-    if not os.path.isdir(os.path.join(TREE, '.git')):
+    if not os.path.exists(os.path.join(TREE, '.git')):
         print('harness: no kernel work tree in build/linux: run `make tree`',
               file=sys.stderr)
         return 2
