@@ -33,7 +33,7 @@ VMSTAT_SUMS = {
     'pswpout': ('pswpout',),
     'allocstall': ('allocstall_dma', 'allocstall_dma32', 'allocstall_normal',
                    'allocstall_movable', 'allocstall_highmem',
-                   'allocstall_device'),
+                   'allocstall_device', 'allocstall_cma'),
     'pgscan': ('pgscan_kswapd', 'pgscan_direct', 'pgscan_khugepaged'),
     'pgsteal': ('pgsteal_kswapd', 'pgsteal_direct', 'pgsteal_khugepaged'),
     'compact_stall': ('compact_stall',),
