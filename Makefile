@@ -17,7 +17,7 @@ HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 
-.PHONY: check demo-check-failures bisect-check bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants run test \
+.PHONY: check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -104,6 +104,13 @@ bench-list:
 ## make bisect-check  every patch's CMA objects build (W=1), option on and off
 bisect-check: tree
 	@scripts/bisect-objects.sh
+
+## make bloat-zone-cma-off [ARCHES="x86_64 arm64 i386"] [PRE=rev] [POST=rev]
+##                     with CONFIG_ZONE_CMA=n the ZONE_CMA patches change nothing:
+##                     bloat-o-meter on vmlinux and mm/*.o (default: the parent
+##                     of the first ZONE_CMA patch vs HEAD of build/linux)
+bloat-zone-cma-off: tree
+	@scripts/bloat-zone-cma-off.sh $(if $(ARCHES),-a "$(ARCHES)",) $(TREE) $(if $(PRE)$(POST),$(or $(PRE),-) $(POST),)
 
 ## make demo-failures  show that each kind of fault fails a run, naming it
 demo-failures: tree

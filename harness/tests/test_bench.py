@@ -120,7 +120,8 @@ class BenchReportTest(unittest.TestCase):
         b = table['overhead']
         runs = self.fake_runs(b, {'base': [{'faults_per_s': 100, 'boot_s': 1}] * 3,
                                   'series-off': [{'faults_per_s': 99, 'boot_s': 1}] * 3,
-                                  'series-on': [{'faults_per_s': 98, 'boot_s': 1}] * 3})
+                                  'series-on': [{'faults_per_s': 98, 'boot_s': 1}] * 3,
+                                  'series-zone-cma': [{'faults_per_s': 97, 'boot_s': 1}] * 3})
         runs['series-off'][2]['problems'] = ['workload did not finish']
         md = bench.make_report(cli.ROOT, b, runs, {})['markdown']
         self.assertIn('| `series-off` | 2/3 | 99.0 (99.0-99.0) | 0.990 |', md)
