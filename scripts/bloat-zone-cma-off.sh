@@ -1,0 +1,177 @@
+#!/bin/sh
+# With CONFIG_ZONE_CMA=n (its default) the ZONE_CMA patches must not change
+# the kernel: build the harness's tinyconfig + fragments kernel at two
+# revisions and compare them with scripts/bloat-o-meter, vmlinux and every
+# mm/ object (plus drivers/base/memory.o) that exists in either build.
+#
+#   scripts/bloat-zone-cma-off.sh [-a "x86_64 arm64 i386"] [-j N] TREE [PRE [POST]]
+#
+# TREE  a git tree of the series (its checkout is left alone: the revisions
+#       are built in the detached worktrees TREE-bloat-pre and TREE-bloat-post)
+# PRE   (or -) default: the parent of the commit "mm: index zone_names[] by zone type,
+#       check the per-zone event order" (the first ZONE_CMA patch)
+# POST  default: HEAD of TREE
+#
+# Builds go to build/out/bloat-<arch>-<pre|post> (fragments as the variants:
+# x86_64 = common x86_64, arm64 = common arm64 arm64-4k, i386 = common i386
+# i386-highmem), ccache as the harness, -j3. The version string and build
+# stamps are pinned (KBUILD_BUILD_*, LOCALVERSION_AUTO off, LOCALVERSION
+# empty) on both sides, so that linux_banner & co. cannot differ: nothing is
+# filtered out of the comparison. Exit 0 if no difference, 1 if any, 2 on a
+# usage or build error.
+set -eu
+
+usage() {
+	echo "usage: $0 [-a \"x86_64 arm64 i386\"] [-j jobs] TREE [PRE [POST]]" >&2
+	exit 2
+}
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+arches="x86_64 arm64"
+jobs=3
+while getopts a:j: o; do
+	case $o in
+	a) arches=$OPTARG ;;
+	j) jobs=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+if [ $# -lt 1 ] || [ $# -gt 3 ]; then usage; fi
+case $jobs in '' | *[!0-9]*) usage ;; esac
+for a in $arches; do
+	case $a in x86_64 | arm64 | i386) ;; *) usage ;; esac
+done
+[ -n "$arches" ] || usage
+tree=$(cd "$1" 2>/dev/null && pwd) || usage
+git -C "$tree" rev-parse --git-dir >/dev/null 2>&1 || usage
+
+first_subject='mm: index zone_names[] by zone type, check the per-zone event order'
+post=$(git -C "$tree" rev-parse --verify "${3:-HEAD}^{commit}") || usage
+if [ $# -ge 2 ] && [ "$2" != - ]; then
+	pre=$(git -C "$tree" rev-parse --verify "$2^{commit}") || usage
+else
+	first=$(git -C "$tree" log --format='%H %s' "$post" |
+		awk -v s="$first_subject" 'substr($0, 42) == s { print $1; exit }')
+	[ -n "$first" ] || { echo "$0: no commit \"$first_subject\" in $post's history" >&2; exit 2; }
+	pre=$(git -C "$tree" rev-parse "$first^")
+fi
+
+bom=$tree/scripts/bloat-o-meter
+outdir=$top/build/out
+mkdir -p "$outdir"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Pinned build stamps: identical on both sides (and friendlier to ccache).
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
+export KBUILD_BUILD_USER=bloat KBUILD_BUILD_HOST=bloat KBUILD_BUILD_VERSION=1
+
+worktree() { # worktree <pre|post> <rev>: a detached checkout of rev
+	wt=$tree-bloat-$1
+	if [ -e "$wt/.git" ]; then
+		git -C "$wt" checkout -q --detach "$2"
+	else
+		git -C "$tree" worktree add -q --detach "$wt" "$2"
+	fi
+	[ "$(git -C "$wt" rev-parse HEAD)" = "$2" ] || { echo "$0: $wt is not at $2" >&2; exit 2; }
+	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
+		{ echo "$0: $wt has local changes" >&2; exit 2; }
+}
+
+build() { # build <arch> <pre|post>
+	arch=$1 side=$2 wt=$tree-bloat-$2 out=$outdir/bloat-$1-$2
+	case $arch in
+	x86_64) karch=x86_64 cross='' frags="common x86_64" ;;
+	arm64) karch=arm64 cross=aarch64-linux-gnu- frags="common arm64 arm64-4k" ;;
+	i386) karch=i386 cross='' frags="common i386 i386-highmem" ;;
+	esac
+	mkdir -p "$out"
+	log=$out/bloat-build.log
+	set -- -C "$wt" O="$out" ARCH="$karch" LOCALVERSION=
+	[ -z "$cross" ] || set -- "$@" CROSS_COMPILE="$cross"
+	if command -v ccache >/dev/null; then
+		set -- "$@" CC="ccache ${cross}gcc" HOSTCC="ccache gcc"
+	fi
+	: >"$log"
+	{
+		make "$@" tinyconfig
+		for f in $frags; do printf '\n' && cat "$top/configs/$f.config"; done >>"$out/.config"
+		"$wt/scripts/config" --file "$out/.config" -d LOCALVERSION_AUTO
+		make "$@" olddefconfig
+	} >>"$log" 2>&1 || { echo "$0: configuring $arch $side failed, see $log" >&2; exit 2; }
+	# Each fragment symbol must have survived olddefconfig (as the harness checks).
+	for f in $frags; do
+		sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/# \1 is not set/p' \
+			"$top/configs/$f.config"
+	done | while IFS= read -r l; do
+		grep -qxF "$l" "$out/.config" || { echo "$0: $arch $side: fragment line fell out of .config: $l" >&2; exit 2; }
+	done || exit 2
+	if grep -q '^CONFIG_ZONE_CMA=y' "$out/.config"; then
+		echo "$0: $arch $side: CONFIG_ZONE_CMA=y, expected off" >&2; exit 2
+	fi
+	echo "  building $arch $side ($(git -C "$wt" log -1 --format='%h %s' | cut -c1-60)) in ${out#"$top"/}" >&2
+	make "$@" -j"$jobs" vmlinux >>"$log" 2>&1 ||
+		{ echo "$0: building $arch $side failed; last lines of $log:" >&2; tail -20 "$log" >&2; exit 2; }
+}
+
+summary() { # summary <bloat-o-meter output file>: its two summary lines
+	grep -E '^(add/remove:|Total:)' "$1" || true
+}
+
+same() { # same <bloat-o-meter output file>: nothing added, removed or resized
+	grep -qx 'add/remove: 0/0 grow/shrink: 0/0 up/down: 0/0 (0)' "$1"
+}
+
+worktree pre "$pre"
+worktree post "$post"
+echo "ZONE_CMA off: comparing pre $pre ($(git -C "$tree" log -1 --format=%s "$pre"))"
+echo "                    with post $post ($(git -C "$tree" log -1 --format=%s "$post"))"
+
+diffs=0
+for arch in $arches; do
+	build "$arch" pre
+	build "$arch" post
+	p=$outdir/bloat-$arch-pre q=$outdir/bloat-$arch-post
+	echo "== $arch"
+	# The .configs may differ only by the new (unset) ZONE_CMA symbol.
+	cdiff=$(diff "$p/.config" "$q/.config" | grep '^[<>]' | grep -v '^[<>] #$' || true)
+	if [ -n "$cdiff" ]; then
+		echo "$cdiff" | sed 's/^/  .config: /'
+		if echo "$cdiff" | grep -qv '^> # CONFIG_ZONE_CMA is not set$'; then
+			echo "  .config: differs by more than ZONE_CMA=n"; diffs=$((diffs + 1))
+		fi
+	fi
+	"$bom" "$p/vmlinux" "$q/vmlinux" >"$tmp/vmlinux" 2>&1 || true
+	echo "  vmlinux:"
+	summary "$tmp/vmlinux" | sed 's/^/    /'
+	if ! same "$tmp/vmlinux"; then
+		sed 's/^/    /' "$tmp/vmlinux"; diffs=$((diffs + 1))
+	fi
+	# Objects: mm/ (all levels) and drivers/base/memory.o, in either build.
+	for d in "$p" "$q"; do
+		(cd "$d" && find mm -name '*.o' ! -name '*.mod.o' && ls drivers/base/memory.o 2>/dev/null) || true
+	done | sort -u >"$tmp/objs"
+	n=0 nd=0
+	while IFS= read -r o; do
+		if [ ! -e "$p/$o" ] || [ ! -e "$q/$o" ]; then
+			[ -e "$p/$o" ] && echo "  $o: only in pre" || echo "  $o: only in post"
+			nd=$((nd + 1)); continue
+		fi
+		n=$((n + 1))
+		"$bom" "$p/$o" "$q/$o" >"$tmp/obj" 2>&1 || true
+		if ! same "$tmp/obj"; then
+			echo "  $o:"; sed 's/^/    /' "$tmp/obj"; nd=$((nd + 1))
+		fi
+	done <"$tmp/objs"
+	[ -e "$p/drivers/base/memory.o" ] || echo "  drivers/base/memory.o: not built in this configuration"
+	echo "  objects: $n compared, $nd differ"
+	diffs=$((diffs + nd))
+done
+
+if [ $diffs -eq 0 ]; then
+	echo "VERDICT: no difference with CONFIG_ZONE_CMA=n ($arches): ${pre%"${pre#????????????}"}..${post%"${post#????????????}"}"
+	exit 0
+fi
+echo "VERDICT: $diffs difference(s) with CONFIG_ZONE_CMA=n ($arches): ${pre%"${pre#????????????}"}..${post%"${post#????????????}"}"
+exit 1
