@@ -409,7 +409,12 @@ def _object_warnings(ctx, tree, arch, out, objs, fragments, log):
     return compiler_warnings(proc.stderr, prefixes=(tree, out))
 
 
-def gate_compiler(ctx, arch='x86_64', fragments=('common', 'x86_64', 'options-on')):
+# The compiler gate's config must build every .c file the series touches:
+# mm/memory_hotplug.c and drivers/base/memory.c need memory hotplug.
+COMPILER_FRAGMENTS = ('common', 'x86_64', 'options-on', 'hotplug')
+
+
+def gate_compiler(ctx, arch='x86_64', fragments=COMPILER_FRAGMENTS):
     cases, problems = [], []
     files = [f for f in kernel_sources(_git(ctx, 'diff', '--name-only',
                                             f'{ctx.rev_from}..HEAD').split())
@@ -430,6 +435,7 @@ def gate_compiler(ctx, arch='x86_64', fragments=('common', 'x86_64', 'options-on
     except (GateError, subprocess.CalledProcessError) as e:
         return results.Summary('check:compiler', [], [str(e)])
     cmd = (f'make -C build/linux O=build/out/check-compiler-series-{arch} ARCH={arch} '
+           f'tinyconfig + configs/{{{",".join(fragments)}}}.config + olddefconfig, then '
            f'C=2 W=1 {" ".join(objs)} (the base: the same in build/linux-check-base)')
     for f in files:
         mine = [w for w in new_warnings(base, series) if w.startswith(f + ':')]
