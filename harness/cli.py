@@ -332,9 +332,7 @@ def run_check(args):
     summaries = gates.run(ctx, only, MATRIX_INI, matrix, bisect)
     lines = []
     for s in summaries:
-        for c in s.cases:
-            lines.append(f'{c.status.upper():4} {s.variant}: {c.name}' +
-                         (f' -- {c.reason}' if c.reason else ''))
+        lines += [gates.case_line(s.variant, c) for c in s.cases]
         lines += [f'FAIL {s.variant}: {p}' for p in s.problems]
     lines.append(results.totals_line(summaries))
     os.makedirs(ctx.log_dir, exist_ok=True)

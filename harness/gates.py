@@ -26,6 +26,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 
 from . import build, checks, kconfig, ktap, results, variants
@@ -229,6 +230,26 @@ def _git(ctx, *args, tree=None):
 def _case(name, ok, reason, command):
     return ktap.Case(name, ktap.PASS if ok else ktap.FAIL,
                      (reason + '; ' if reason else '') + 'reproduce: ' + command)
+
+
+def case_line(variant, case):
+    """One report line: the same in progress.txt, report.txt and on stdout."""
+    return (f'{case.status.upper():4} {variant}: {case.name}' +
+            (f' -- {case.reason}' if case.reason else ''))
+
+
+PROGRESS = 'progress.txt'
+
+
+def _record(ctx, gate, cases, case):
+    """Add @case to @cases and write its line at once to stderr and to
+    build/results/check/progress.txt, so that a long gate (bisect, matrix)
+    stopped half way still shows every case it finished."""
+    cases.append(case)
+    line = case_line(f'check:{gate}', case)
+    print(line, file=sys.stderr, flush=True)
+    with open(os.path.join(ctx.log_dir, PROGRESS), 'a') as fh:
+        fh.write(line + '\n')
 
 
 def _make_args(arch, out):
@@ -510,10 +531,10 @@ def gate_bisect(ctx, builds=DEFAULT_BISECT):
                 if proc.returncode:
                     ok, why = False, 'cma kselftests do not build: ' + (
                         proc.stderr.strip().splitlines() or ['?'])[-1]
-            cases.append(_case(name, ok, why, cmd))
-        cases.append(_case(f'bisect {arch} options {opt}: total', True,
-                           f'{len(commits)} commits in '
-                           f'{time.monotonic() - started:.0f} s', '-'))
+            _record(ctx, 'bisect', cases, _case(name, ok, why, cmd))
+        _record(ctx, 'bisect', cases, _case(
+            f'bisect {arch} options {opt}: total', True,
+            f'{len(commits)} commits in {time.monotonic() - started:.0f} s', '-'))
     return results.Summary('check:bisect', cases, problems)
 
 
@@ -556,24 +577,26 @@ def gate_matrix(ctx, matrix_path, only=None):
                    f'tinyconfig + configs/{{{",".join(e.fragments)}}}.config + '
                    f'{" ".join(e.settings)} + olddefconfig, then -j3 vmlinux')
         if bad:
-            cases.append(_case(f'matrix {e.name}', False,
-                               'not the configuration asked for: ' +
-                               kconfig.format_mismatches(bad).replace('\n', '; '), cmd))
+            _record(ctx, 'matrix', cases, _case(
+                f'matrix {e.name}', False, 'not the configuration asked for: ' +
+                kconfig.format_mismatches(bad).replace('\n', '; '), cmd))
             continue
         argv = make + ['-j', build.jobs(), 'vmlinux']
         proc = subprocess.run(argv, capture_output=True, text=True)
         with open(log, 'w') as fh:
             fh.write('$ ' + _shell(argv) + '\n' + proc.stdout + proc.stderr)
         errs = [l for l in proc.stderr.splitlines() if 'error' in l.lower()]
-        cases.append(_case(f'matrix {e.name}' + (f' ({e.note})' if e.note else ''),
-                           proc.returncode == 0,
-                           f'{time.monotonic() - t0:.0f} s' if proc.returncode == 0 else
-                           'build failed: ' + (' | '.join(errs[:2]) or 'see ' + log), cmd))
+        _record(ctx, 'matrix', cases, _case(
+            f'matrix {e.name}' + (f' ({e.note})' if e.note else ''),
+            proc.returncode == 0,
+            f'{time.monotonic() - t0:.0f} s' if proc.returncode == 0 else
+            'build failed: ' + (' | '.join(errs[:2]) or 'see ' + log), cmd))
     return results.Summary('check:matrix', cases, [])
 
 
 def run(ctx, gates, matrix_path, matrix_only=None, bisect=None):
     os.makedirs(ctx.log_dir, exist_ok=True)
+    open(os.path.join(ctx.log_dir, PROGRESS), 'w').close()
     summaries = []
     for g in gates:
         build.log_step(f'check: {g}')

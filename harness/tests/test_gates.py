@@ -137,3 +137,23 @@ class MatrixTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class ProgressTest(unittest.TestCase):
+    def test_record_writes_each_case_at_once(self):
+        import contextlib
+        import io
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            ctx = gates.Context(ROOT, d, d, d, d, d)
+            cases = []
+            with contextlib.redirect_stderr(io.StringIO()) as err:
+                gates._record(ctx, 'bisect', cases, gates._case('one', True, '5 s', 'make'))
+                gates._record(ctx, 'bisect', cases, gates._case('two', False, 'broke', 'make'))
+            with open(os.path.join(d, gates.PROGRESS)) as fh:
+                lines = fh.read().splitlines()
+        self.assertEqual(len(cases), 2)
+        self.assertEqual(lines, [
+            'PASS check:bisect: one -- 5 s; reproduce: make',
+            'FAIL check:bisect: two -- broke; reproduce: make'])
+        self.assertEqual(err.getvalue().splitlines(), lines)
