@@ -283,7 +283,7 @@ def _configure(ctx, tree, arch, out, fragments, settings=(), log=None):
 def gate_checkpatch(ctx):
     s = checks.checkpatch(ctx.tree, ctx.patches, ctx.allowlist, codespell=True)
     s.variant = 'check:checkpatch'
-    cmd = (f'cd build/linux && scripts/checkpatch.pl --strict --codespell '
+    cmd = ('cd build/linux && scripts/checkpatch.pl --strict --codespell '
            f'--terse ../../patches/<patch>')
     for c in s.cases:
         c.reason = (c.reason + '; ' if c.reason else '') + 'reproduce: ' + cmd
@@ -573,9 +573,10 @@ def gate_matrix(ctx, matrix_path, only=None):
                    f'randconfig && make ... -j3 vmlinux')
         else:
             bad = _configure(ctx, ctx.tree, e.arch, out, e.fragments, e.settings)
+            steps = ['tinyconfig', f'configs/{{{",".join(e.fragments)}}}.config']
+            steps += [' '.join(e.settings)] if e.settings else []
             cmd = (f'make -C build/linux O=build/out/check-matrix-{e.name} ARCH={e.arch} '
-                   f'tinyconfig + configs/{{{",".join(e.fragments)}}}.config + '
-                   f'{" ".join(e.settings)} + olddefconfig, then -j3 vmlinux')
+                   + ' + '.join(steps + ['olddefconfig']) + ', then -j3 vmlinux')
         if bad:
             _record(ctx, 'matrix', cases, _case(
                 f'matrix {e.name}', False, 'not the configuration asked for: ' +
