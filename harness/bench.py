@@ -443,7 +443,7 @@ def _report_tail(root, bench, runs, cmdlines):
         lines += ['', 'Runs left out of the medians:', '']
         lines += [f'- `{k}` run {i}: {p}' for k, i, p in problems]
     lines += ['', '## How it was run', '',
-              f'- base: Linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1 (tag `base`)',
+              '- base: Linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1 (tag `base`)',
               f'- series: {series_description(root)}',
               f'- workload: `{" ".join(bench.workload)}` ({_workload_source(root, bench)})' +
               (f', zram swap {bench.zram}' if bench.zram else ''),

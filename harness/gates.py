@@ -284,7 +284,7 @@ def gate_checkpatch(ctx):
     s = checks.checkpatch(ctx.tree, ctx.patches, ctx.allowlist, codespell=True)
     s.variant = 'check:checkpatch'
     cmd = ('cd build/linux && scripts/checkpatch.pl --strict --codespell '
-           f'--terse ../../patches/<patch>')
+           '--terse ../../patches/<patch>')
     for c in s.cases:
         c.reason = (c.reason + '; ' if c.reason else '') + 'reproduce: ' + cmd
     return s
