@@ -1,4 +1,7 @@
+import contextlib
+import io
 import os
+import tempfile
 import unittest
 
 from harness import gates
@@ -135,15 +138,8 @@ class MatrixTest(unittest.TestCase):
             load_text(gates.load_matrix, '[x]\narch = x86_64\nrandconfig_seed = one\n')
 
 
-if __name__ == '__main__':
-    unittest.main()
-
-
 class ProgressTest(unittest.TestCase):
     def test_record_writes_each_case_at_once(self):
-        import contextlib
-        import io
-        import tempfile
         with tempfile.TemporaryDirectory() as d:
             ctx = gates.Context(ROOT, d, d, d, d, d)
             cases = []
@@ -157,3 +153,7 @@ class ProgressTest(unittest.TestCase):
             'PASS check:bisect: one -- 5 s; reproduce: make',
             'FAIL check:bisect: two -- broke; reproduce: make'])
         self.assertEqual(err.getvalue().splitlines(), lines)
+
+
+if __name__ == '__main__':
+    unittest.main()
