@@ -105,12 +105,13 @@ bench-list:
 bisect-check: tree
 	@scripts/bisect-objects.sh
 
-## make bloat-zone-cma-off [ARCHES="x86_64 arm64 i386"] [PRE=rev] [POST=rev]
+## make bloat-zone-cma-off [ARCHES="x86_64 arm64 i386"] [FRAGMENTS=hotplug] [PRE=rev] [POST=rev]
 ##                     with CONFIG_ZONE_CMA=n the ZONE_CMA patches change nothing:
 ##                     bloat-o-meter on vmlinux and mm/*.o (default: the parent
-##                     of the first ZONE_CMA patch vs HEAD of build/linux)
+##                     of the first ZONE_CMA patch vs HEAD of build/linux);
+##                     FRAGMENTS adds configs/ fragments to each build
 bloat-zone-cma-off: tree
-	@scripts/bloat-zone-cma-off.sh $(if $(ARCHES),-a "$(ARCHES)",) $(TREE) $(if $(PRE)$(POST),$(or $(PRE),-) $(POST),)
+	@scripts/bloat-zone-cma-off.sh $(if $(ARCHES),-a "$(ARCHES)",) $(if $(FRAGMENTS),-f "$(FRAGMENTS)",) $(TREE) $(if $(PRE)$(POST),$(or $(PRE),-) $(POST),)
 
 ## make demo-failures  show that each kind of fault fails a run, naming it
 demo-failures: tree

@@ -4,7 +4,7 @@
 # revisions and compare them with scripts/bloat-o-meter, vmlinux and every
 # mm/ object (plus drivers/base/memory.o) that exists in either build.
 #
-#   scripts/bloat-zone-cma-off.sh [-a "x86_64 arm64 i386"] [-j N] TREE [PRE [POST]]
+#   scripts/bloat-zone-cma-off.sh [-a "x86_64 arm64 i386"] [-f "fragments"] [-j N] TREE [PRE [POST]]
 #
 # TREE  a git tree of the series (its checkout is left alone: the revisions
 #       are built in the detached worktrees TREE-bloat-pre and TREE-bloat-post)
@@ -14,7 +14,8 @@
 #
 # Builds go to build/out/bloat-<arch>-<pre|post> (fragments as the variants:
 # x86_64 = common x86_64, arm64 = common arm64 arm64-4k, i386 = common i386
-# i386-highmem), ccache as the harness, -j3. The version string and build
+# i386-highmem, then the -f fragments of configs/, e.g. -f hotplug), ccache
+# as the harness, -j3. The version string and build
 # stamps are pinned (KBUILD_BUILD_*, LOCALVERSION_AUTO off, LOCALVERSION
 # empty) on both sides, so that linux_banner & co. cannot differ: nothing is
 # filtered out of the comparison. Exit 0 if no difference, 1 if any, 2 on a
@@ -22,16 +23,18 @@
 set -eu
 
 usage() {
-	echo "usage: $0 [-a \"x86_64 arm64 i386\"] [-j jobs] TREE [PRE [POST]]" >&2
+	echo "usage: $0 [-a \"x86_64 arm64 i386\"] [-f \"fragments\"] [-j jobs] TREE [PRE [POST]]" >&2
 	exit 2
 }
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 arches="x86_64 arm64"
 jobs=3
-while getopts a:j: o; do
+extra=
+while getopts a:f:j: o; do
 	case $o in
 	a) arches=$OPTARG ;;
+	f) extra=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	*) usage ;;
 	esac
@@ -43,6 +46,10 @@ for a in $arches; do
 	case $a in x86_64 | arm64 | i386) ;; *) usage ;; esac
 done
 [ -n "$arches" ] || usage
+for f in $extra; do
+	[ -f "$top/configs/$f.config" ] ||
+		{ echo "$0: -f $f: no configs/$f.config" >&2; exit 2; }
+done
 tree=$(cd "$1" 2>/dev/null && pwd) || usage
 git -C "$tree" rev-parse --git-dir >/dev/null 2>&1 || usage
 
@@ -86,6 +93,7 @@ build() { # build <arch> <pre|post>
 	arm64) karch=arm64 cross=aarch64-linux-gnu- frags="common arm64 arm64-4k" ;;
 	i386) karch=i386 cross='' frags="common i386 i386-highmem" ;;
 	esac
+	frags="$frags $extra"
 	mkdir -p "$out"
 	log=$out/bloat-build.log
 	set -- -C "$wt" O="$out" ARCH="$karch" LOCALVERSION=
