@@ -91,6 +91,11 @@ CODESPELL_DICTS = ('/usr/share/codespell/dictionary.txt',
                    '/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt')
 
 
+def codespell_dict():
+    """The codespell dictionary checkpatch should use, or None."""
+    return next((d for d in CODESPELL_DICTS if os.path.exists(d)), None)
+
+
 def checkpatch(tree, patch_dir, allowlist_path=None, codespell=False):
     """checkpatch.pl --strict (and --codespell) on every patch; any message
     not allowlisted fails."""
@@ -108,12 +113,12 @@ def checkpatch(tree, patch_dir, allowlist_path=None, codespell=False):
     env = dict(os.environ, PATH='/usr/bin:/bin:' + os.environ.get('PATH', ''))
     flags = ['--strict', '--terse', '--color=never']
     if codespell:
-        found = [d for d in CODESPELL_DICTS if os.path.exists(d)]
+        found = codespell_dict()
         if not found:
             return results.Summary('checkpatch', [], [
                 f'no codespell dictionary ({", ".join(CODESPELL_DICTS)}): '
                 'install Debian\'s codespell (make deps)'])
-        flags += ['--codespell', '--codespellfile', found[0]]
+        flags += ['--codespell', '--codespellfile', found]
     for p in patches:
         name = os.path.basename(p)
         proc = subprocess.run(['perl', script, *flags, os.path.abspath(p)],

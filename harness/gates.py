@@ -284,7 +284,7 @@ def gate_checkpatch(ctx):
     s = checks.checkpatch(ctx.tree, ctx.patches, ctx.allowlist, codespell=True)
     s.variant = 'check:checkpatch'
     cmd = ('cd build/linux && scripts/checkpatch.pl --strict --codespell '
-           '--terse ../../patches/<patch>')
+           f'--codespellfile {checks.codespell_dict()} --terse ../../patches/<patch>')
     for c in s.cases:
         c.reason = (c.reason + '; ' if c.reason else '') + 'reproduce: ' + cmd
     return s
