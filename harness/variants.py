@@ -1,4 +1,4 @@
-"""The variant table: arch, Kconfig fragments, QEMU sizing and command line.
+"""The variant table: base, arch, Kconfig fragments, QEMU sizing and command line.
 
 Variants live in configs/variants.ini, one section each. Arch facts that
 every variant of an arch shares (toolchain, image, QEMU machine, console)
@@ -34,7 +34,7 @@ ARCHES = {
                   'ttyAMA0', 'arm64'),
 }
 
-REQUIRED = ('summary', 'arch', 'fragments')
+REQUIRED = ('summary', 'arch', 'fragments', 'base')
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,6 +42,7 @@ class Variant:
     name: str
     summary: str            # one line for `make variants`
     arch: Arch
+    base: str               # kernel base, a section of configs/bases.ini
     fragments: tuple        # fragment names, configs/<name>.config
     memory: str             # QEMU -m
     cpus: int               # QEMU -smp
@@ -60,10 +61,13 @@ class VariantError(Exception):
     pass
 
 
-def _parse_section(name, sec):
+def _parse_section(name, sec, known_bases=None):
     missing = [k for k in REQUIRED if not sec.get(k)]
     if missing:
         raise VariantError(f'variant {name}: missing {", ".join(missing)}')
+    if known_bases is not None and sec['base'] not in known_bases:
+        raise VariantError(f'variant {name}: unknown base {sec["base"]!r} '
+                           f'(configs/bases.ini has: {", ".join(known_bases)})')
     arch = sec['arch']
     if arch not in ARCHES:
         raise VariantError(f'variant {name}: unknown arch {arch!r} '
@@ -74,6 +78,7 @@ def _parse_section(name, sec):
     except ValueError as e:
         raise VariantError(f'variant {name}: {e}') from None
     return Variant(name=name, summary=sec['summary'], arch=ARCHES[arch],
+                   base=sec['base'],
                    fragments=tuple(sec['fragments'].split()),
                    memory=sec.get('memory', '1G'), cpus=cpus,
                    cmdline=sec.get('cmdline', ''),
@@ -95,12 +100,17 @@ def _parse_test_args(name, text):
     return tuple(pairs)
 
 
-def load(path):
-    """Return the variants of @path, in file order, as a dict by name."""
+def load(path, known_bases=None):
+    """Return the variants of @path, in file order, as a dict by name;
+    with @known_bases, a variant whose base is not among them is an error."""
     cp = configparser.ConfigParser(interpolation=None)
-    with open(path) as f:
-        cp.read_file(f)
-    return {name: _parse_section(name, cp[name]) for name in cp.sections()}
+    try:
+        with open(path) as f:
+            cp.read_file(f)
+    except (OSError, configparser.Error) as e:
+        raise VariantError(f'{path}: {e}') from None
+    return {name: _parse_section(name, cp[name], known_bases)
+            for name in cp.sections()}
 
 
 def lookup(variants, name):
@@ -112,6 +122,9 @@ def lookup(variants, name):
 
 
 def describe(variants):
+    """One line per variant: name, base, summary (and whether make test runs it)."""
     width = max((len(n) for n in variants), default=0)
-    return '\n'.join(f'  {v.name:<{width}}  {v.summary}'
+    bwidth = max((len(v.base) for v in variants.values()), default=0)
+    return '\n'.join(f'  {v.name:<{width}}  base {v.base:<{bwidth}}  {v.summary}' +
+                     ('' if v.in_test else ' [not in make test]')
                      for v in variants.values())

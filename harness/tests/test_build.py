@@ -8,7 +8,7 @@ from harness import build, variants
 
 def _variant(arch):
     return variants.Variant(name=arch, summary='', arch=variants.ARCHES[arch],
-                            fragments=(), memory='1G', cpus=1, cmdline='',
+                            base='mainline', fragments=(), memory='1G', cpus=1, cmdline='',
                             tests='cma', boot_timeout=1, qemu_extra=(),
                             in_test=True)
 

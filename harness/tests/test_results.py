@@ -92,17 +92,19 @@ class VariantsTest(unittest.TestCase):
                 self.assertTrue(os.path.exists(p), p)
 
     def test_unknown_variant_lists_valid_ones(self):
-        table = self.load('[a]\nsummary = s\narch = x86_64\nfragments = common\n')
+        table = self.load('[a]\nsummary = s\narch = x86_64\nfragments = common\nbase = mainline\n')
         with self.assertRaises(variants.VariantError) as e:
             variants.lookup(table, 'b')
         self.assertIn("unknown variant 'b'", str(e.exception))
-        self.assertIn('  a  s', str(e.exception))
+        self.assertIn('  a  base mainline  s', str(e.exception))
 
     def test_bad_values(self):
-        for body, msg in [('summary = s\nfragments = c\n', 'missing arch'),
-                          ('summary = s\narch = mips\nfragments = c\n', 'unknown arch'),
-                          ('summary = s\narch = arm64\nfragments = c\ncpus = two\n',
-                           'invalid literal')]:
+        for body, msg in [('summary = s\nfragments = c\nbase = b\n', 'missing arch'),
+                          ('summary = s\narch = x86_64\nfragments = c\n', 'missing base'),
+                          ('summary = s\narch = mips\nfragments = c\nbase = b\n',
+                           'unknown arch'),
+                          ('summary = s\narch = arm64\nfragments = c\nbase = b\n'
+                           'cpus = two\n', 'invalid literal')]:
             with self.subTest(body=body), self.assertRaises(variants.VariantError) as e:
                 self.load('[v]\n' + body)
             self.assertIn(msg, str(e.exception))
@@ -112,7 +114,7 @@ class TestArgsTest(unittest.TestCase):
     def test_parse_and_command_line(self):
         from harness import qemu
         t = VariantsTest.load(None, '[v]\nsummary = s\narch = x86_64\n'
-                              'fragments = c\ntest_args = cma_stress=-t,32\n')
+                              'fragments = c\nbase = b\ntest_args = cma_stress=-t,32\n')
         self.assertEqual(t['v'].test_args, (('cma_stress', '-t,32'),))
         argv = qemu.command(t['v'], 'k', 'i')
         self.assertIn('harness.args.cma_stress=-t,32', argv[argv.index('-append') + 1])
@@ -120,7 +122,7 @@ class TestArgsTest(unittest.TestCase):
     def test_bad_item(self):
         with self.assertRaises(variants.VariantError) as e:
             VariantsTest.load(None, '[v]\nsummary = s\narch = x86_64\n'
-                              'fragments = c\ntest_args = cma_stress\n')
+                              'fragments = c\nbase = b\ntest_args = cma_stress\n')
         self.assertIn("'cma_stress' is not <test>=<arg>", str(e.exception))
 
 
