@@ -1,23 +1,31 @@
-# The CMA patch series against Linux 6.12.117 and the harness that proves it.
+# The CMA patch series against mainline Linux (7.3-rc7), its 6.12.117
+# backport, and the harness that proves them. configs/bases.ini lists the
+# bases; each variant names its base (configs/variants.ini).
 #
 #   make run            build, boot and test the default variant (x86_64)
 #   make test           every variant, the harness tests and checkpatch
 #
 # Variables: V=<variant>  T=<kselftest, e.g. cma_debugfs>  KVM=1 (probe, then use)
 #            TIMEOUT=<seconds per kselftest, overrides its settings file>
+#            BASE=<base>    make tree: only this base (default: every base)
+#            SERIES=<base>  export, check-export, tree-reset, check, checkpatch,
+#                           bisect-check, bloat-zone-cma-off (default: mainline;
+#                           checkpatch: every base)
 # See `make help`.
 
 # Debian's python3: the harness needs only the standard library, but the
 # plots need python3-matplotlib and checkpatch's spdxcheck python3-ply.
 PYTHON   ?= $(firstword $(wildcard /usr/bin/python3) python3)
-TREE     := build/linux
-PATCHES  := patches
+export PYTHON
 V        ?= x86_64
+SERIES   ?= mainline
 HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
+# ZONE_CMA is only in the 6.12 series for now: bloat-zone-cma-off defaults to it.
+BLOAT_SERIES := $(if $(filter command line,$(origin SERIES)),$(SERIES),6.12)
 
-.PHONY: check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants run test \
+.PHONY: check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -27,68 +35,77 @@ help:
 deps:
 	@scripts/install-deps.sh
 
-## make tree           pinned base in build/linux, series from patches/ applied
+## make tree [BASE=b]  each base's work tree (build/linux, build/linux-6.12):
+##                     the pinned base (tag base) with its series applied
+##                     (patches/, backports/6.12/); fetched when missing
 tree: deps
-	@[ -d $(TREE)/.git ] || scripts/fetch-base.sh $(TREE)
-	@scripts/series.sh apply $(TREE) $(PATCHES)
+	@for b in $(or $(BASE),$$($(HARNESS) bases --names)); do \
+		scripts/series.sh tree "$$b" || exit 1; done
 
-## make tree-reset     rebuild build/linux from base + patches/ (drops local commits)
+## make tree-reset [SERIES=b]  rebuild a work tree from base + its patch folder
+##                     (drops local commits; refused unless exported, or FORCE=1)
 tree-reset:
-	@if ! scripts/series.sh check $(TREE) $(PATCHES) 2>/dev/null; then \
-		echo "tree-reset: build/linux has commits not in patches/; run 'make export' first or FORCE=1" >&2; \
-		[ "$(FORCE)" = 1 ] || exit 1; fi
-	git -C $(TREE) checkout -q -B series base
-	@scripts/series.sh apply $(TREE) $(PATCHES)
+	@scripts/series.sh reset $(SERIES)
 
-## make export         write build/linux base..HEAD to patches/ (format-patch)
+## make export [SERIES=b]  sign off and write a work tree's base..HEAD to its
+##                     patch folder (format-patch), as the git user.name and
+##                     user.email of this repository
 export:
-	@scripts/series.sh export $(TREE) $(PATCHES)
+	@scripts/series.sh export $(SERIES)
 
-## make check-export   fail if build/linux and patches/ differ
+## make check-export [SERIES=b]  fail if a work tree and its patch folder differ
 check-export:
-	@scripts/series.sh check $(TREE) $(PATCHES)
+	@scripts/series.sh check $(SERIES)
 
-## make variants       list the variants
+## make bases          list the kernel bases
+bases:
+	@$(HARNESS) bases
+
+## make variants       list the variants and their bases
 variants:
 	@$(HARNESS) variants
 
-## make run [V=x]      build, boot and run the kselftests of one variant
-run: tree
+## make run [V=x]      build, boot and run the kselftests of one variant (its
+##                     base's tree is fetched and patched when missing)
+run: deps
 	@$(HARNESS) run $(V) $(RUNFLAGS)
 
 ## make kselftest T=t  run one kselftest (cma:t) on V
-kselftest: tree
+kselftest: deps
 	@[ -n "$(T)" ] || { echo "usage: make kselftest T=<test> [V=<variant>]" >&2; exit 2; }
 	@$(HARNESS) run $(V) --test $(if $(findstring :,$(T)),$(T),cma:$(T)) $(RUNFLAGS)
 
 ## make shell [V=x]    boot a variant to an interactive shell
-shell: tree
+shell: deps
 	@$(HARNESS) shell $(V) $(KVMFLAG)
 
 ## make harness-test   the harness's own tests (no QEMU)
 harness-test:
 	@$(HARNESS) selftest
 
-## make checkpatch     scripts/checkpatch.pl --strict over patches/
-checkpatch: tree
-	@$(HARNESS) checkpatch
+## make checkpatch [SERIES=b]  scripts/checkpatch.pl --strict over patches/
+##                     and backports/*/ (or one base's folder)
+checkpatch: deps
+	@$(HARNESS) checkpatch $(if $(filter command line,$(origin SERIES)),--series $(SERIES),)
 
-## make check [CHECKS=a,b] [MATRIX=x,y]  series quality gates: checkpatch,
-##                     kerneldoc, compiler (sparse, W=1), bisect, matrix
-check: tree
-	@$(HARNESS) check $(if $(CHECKS),--only $(CHECKS),) $(if $(MATRIX),--matrix $(MATRIX),)
+## make check [SERIES=b] [CHECKS=a,b] [MATRIX=x,y]  series quality gates:
+##                     checkpatch, kerneldoc, compiler (sparse, W=1), bisect, matrix
+check: deps
+	@$(HARNESS) check --series $(SERIES) $(if $(CHECKS),--only $(CHECKS),) $(if $(MATRIX),--matrix $(MATRIX),)
 
-## make demo-check-failures  show that make check catches a checkpatch
+## make demo-check-failures [SERIES=b]  show that make check catches a checkpatch
 ##                     warning, a commit that does not build, a sparse warning
-demo-check-failures: tree
-	@scripts/demo-check-failures.sh
+demo-check-failures: deps
+	@SERIES=$(SERIES) scripts/demo-check-failures.sh
 
-## make test           harness tests, checkpatch and every variant
-test: tree
+## make test           harness tests, checkpatch and every variant, each on
+##                     its base (both work trees are fetched and patched)
+test: deps
 	@$(HARNESS) test $(KVMFLAG)
 
 ## make bench [B=name] [RUNS=n]  base and series side by side: bench/results/
-bench: tree
+##                     (each benchmark names its base in bench/benchmarks.ini)
+bench: deps
 	@scripts/install-deps.sh python3-matplotlib
 	@$(HARNESS) bench $(B) $(if $(RUNS),--runs $(RUNS),)
 
@@ -101,22 +118,28 @@ bench-plot:
 bench-list:
 	@$(HARNESS) bench --list
 
-## make bisect-check  every patch's CMA objects build (W=1), option on and off
-bisect-check: tree
-	@scripts/bisect-objects.sh
+## make bisect-check [SERIES=b]  every patch's CMA objects build (W=1),
+##                     CONFIG_CMA_CONCURRENT_ALLOC on and off
+bisect-check: deps
+	@scripts/series.sh tree $(SERIES)
+	@scripts/bisect-objects.sh $(SERIES)
 
 ## make bloat-zone-cma-off [ARCHES="x86_64 arm64 i386"] [FRAGMENTS=hotplug] [PRE=rev] [POST=rev]
 ##                     with CONFIG_ZONE_CMA=n the ZONE_CMA patches change nothing:
 ##                     bloat-o-meter on vmlinux and mm/*.o (default: the parent
-##                     of the first ZONE_CMA patch vs HEAD of build/linux);
+##                     of the first ZONE_CMA patch vs HEAD of the work tree
+##                     of SERIES, default 6.12 while only it has ZONE_CMA);
 ##                     FRAGMENTS adds configs/ fragments to each build
-bloat-zone-cma-off: tree
-	@scripts/bloat-zone-cma-off.sh $(if $(ARCHES),-a "$(ARCHES)",) $(if $(FRAGMENTS),-f "$(FRAGMENTS)",) $(TREE) $(if $(PRE)$(POST),$(or $(PRE),-) $(POST),)
+bloat-zone-cma-off: deps
+	@scripts/series.sh tree $(BLOAT_SERIES)
+	@scripts/bloat-zone-cma-off.sh $(if $(ARCHES),-a "$(ARCHES)",) $(if $(FRAGMENTS),-f "$(FRAGMENTS)",) \
+		$$($(HARNESS) bases --shell $(BLOAT_SERIES) | sed -n 's/^base_tree=//p') $(if $(PRE)$(POST),$(or $(PRE),-) $(POST),)
 
-## make demo-failures  show that each kind of fault fails a run, naming it
-demo-failures: tree
+## make demo-failures [V=x]  show that each kind of fault fails a run, naming it
+##                     (on the base of V; the kernel faults fit the 6.12 series)
+demo-failures: deps
 	@scripts/demo-failures.sh
 
-## make clean          remove build outputs and results (keeps build/linux)
+## make clean          remove build outputs and results (keeps the work trees)
 clean:
 	rm -rf build/out build/results

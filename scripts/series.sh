@@ -1,21 +1,46 @@
 #!/bin/sh
-# The series between patches/ and the kernel work tree.
+# The series of one base between its patch folder and its kernel work tree.
 #
-#   series.sh apply  TREE PATCHES   git am patches/0*.patch on tag base
-#   series.sh check  TREE PATCHES   does TREE (base..HEAD) match PATCHES?
-#   series.sh export TREE PATCHES   git format-patch base..HEAD -> PATCHES
+#   series.sh tree   BASE               fetch the base if its tree is missing,
+#                                       then apply
+#   series.sh apply  BASE [TREE PATCHES] git am PATCHES/0*.patch on tag base
+#   series.sh check  BASE [TREE PATCHES] does TREE (base..HEAD) match PATCHES?
+#   series.sh export BASE [TREE PATCHES] sign off base..HEAD as the exporter,
+#                                       then git format-patch it to PATCHES
+#   series.sh reset  BASE               TREE back to base + PATCHES (drops
+#                                       local commits; FORCE=1 if not exported)
 #
-# The cover letter is generated from series/cover-letter.txt (subject on the
-# first line, then the body) and series/version (the series version, v1 is 1).
+# BASE is a section of configs/bases.ini, which gives the tree (build/linux,
+# build/linux-<name>), the patch folder (patches/, backports/<name>/) and the
+# folder of the cover letter source: cover-letter.txt (subject on the first
+# line, then the body) and version (the series version, v1 is 1).
+#
+# export writes every patch as the exporter: user.name and user.email of
+# this repository's git config (refused when either is unset) become each
+# commit's author, the previous author's Signed-off-by lines are dropped and
+# the exporter's is the last trailer, once. The commits of TREE are rewritten
+# that way (git rebase --exec scripts/sign-off.sh), so that the tree and the
+# files agree; a commit already in that form is left as it is.
 set -eu
 
-cmd=${1:?usage: series.sh apply|check|export TREE PATCHES}
-tree=${2:?TREE}
-pdir=${3:?PATCHES}
 top=$(cd "$(dirname "$0")/.." && pwd)
-mkdir -p "$pdir"
-pdir=$(cd "$pdir" && pwd)	# git -C needs absolute paths
-cover_src=$top/series/cover-letter.txt
+. "$top/scripts/base-lib.sh"
+usage() {
+	echo "usage: series.sh tree|apply|check|export|reset BASE [TREE PATCHES]" >&2
+	exit 2
+}
+[ $# -eq 2 ] || [ $# -eq 4 ] || usage
+cmd=$1
+load_base "$2"
+tree=${3:-$top/$base_tree}
+pdir=${4:-$top/$base_patches}
+case $tree in /*) ;; *) tree=$(pwd)/$tree ;; esac
+case $pdir in /*) ;; *) pdir=$(pwd)/$pdir ;; esac
+# Names for messages: relative to the repository where they are inside it.
+tname=${tree#"$top"/}
+pname=${pdir#"$top"/}/
+series_dir=$top/$base_series
+cover_src=$series_dir/cover-letter.txt
 
 die() { echo "series: $*" >&2; exit 1; }
 
@@ -39,19 +64,30 @@ in_sync() {
 	[ "$(ids_of_tree)" = "$(ids_of_files)" ]
 }
 
+need_tree() {
+	[ -d "$tree/.git" ] || die "no work tree $tname for base $base_name: make tree BASE=$base_name"
+}
+
 apply() {
+	need_tree
+	n=$(patch_files | wc -l)
 	if [ "$(git -C "$tree" rev-parse HEAD)" != "$(git -C "$tree" rev-parse base)" ]; then
 		if in_sync; then
-			echo "series: build/linux already holds patches/ ($(patch_files | wc -l) patches)" >&2
+			echo "series: $tname already holds $pname ($n patches on Linux $base_linux)" >&2
 			return 0
 		fi
-		echo "series: warning: build/linux (base..HEAD) differs from patches/;" >&2
-		echo "series: building the work tree as it is. 'make export' saves it to patches/," >&2
-		echo "series: 'make tree-reset' rebuilds it from patches/ (discarding local commits)." >&2
+		echo "series: warning: $tname (base..HEAD) differs from $pname;" >&2
+		echo "series: building the work tree as it is. 'make export SERIES=$base_name' saves it" >&2
+		echo "series: to $pname, 'make tree-reset BASE=$base_name' rebuilds it from $pname" >&2
+		echo "series: (discarding local commits)." >&2
+		return 0
+	fi
+	if [ "$n" -eq 0 ]; then
+		echo "series: $pname has no patches: $tname is the bare base (Linux $base_linux)" >&2
 		return 0
 	fi
 	git -C "$tree" status --porcelain --untracked-files=no | grep -q . &&
-		die "build/linux has uncommitted changes on base; commit or stash them"
+		die "$tname has uncommitted changes on base; commit or stash them"
 	for f in $(patch_files); do
 		if ! out=$(git -C "$tree" am --3way "$f" 2>&1); then
 			git -C "$tree" am --abort >/dev/null 2>&1 || true
@@ -62,48 +98,86 @@ apply() {
 					s/^error: \(.*\): already exists in working directory$/\1 (already exists)/p' |
 				sort -u | tr '\n' ' ')
 			printf '%s\n' "$out" | sed 's/^/    /' >&2
-			die "$(basename "$f") does not apply: ${why:-see the git am output above} (tree left at \"$(git -C "$tree" log -1 --format=%s HEAD)\")"
+			die "$(basename "$f") does not apply on Linux $base_linux: ${why:-see the git am output above} (tree left at \"$(git -C "$tree" log -1 --format=%s HEAD)\")"
 		fi
 		echo "series: applied $(basename "$f")" >&2
 	done
 }
 
+tree_cmd() {
+	[ -d "$tree/.git" ] || "$top/scripts/fetch-base.sh" "$base_name" "$tree"
+	apply
+}
+
+reset() {
+	need_tree
+	if ! in_sync; then
+		echo "series: $tname has commits not in $pname; run 'make export SERIES=$base_name' first or FORCE=1" >&2
+		[ "${FORCE:-}" = 1 ] || exit 1
+	fi
+	git -C "$tree" checkout -q -B series base
+	apply
+}
+
+# The exporter: this repository's git identity, never the tree's.
+exporter() {
+	ename=$(git -C "$top" config user.name || true)
+	eemail=$(git -C "$top" config user.email || true)
+	[ -n "$ename" ] && [ -n "$eemail" ] ||
+		die "git config user.name and user.email must be set in $top: every exported patch is authored and signed off (DCO) by whoever exports it. Set them with: git -C $top config user.name 'Your Name'; git -C $top config user.email you@example.org"
+}
+
+sign_off() {
+	if ! SERIES_NAME=$ename SERIES_EMAIL=$eemail GIT_EDITOR=: \
+		git -C "$tree" -c user.name="$ename" -c user.email="$eemail" \
+		rebase -q base --exec "$top/scripts/sign-off.sh" >/dev/null; then
+		git -C "$tree" rebase --abort >/dev/null 2>&1 || true
+		die "signing off $tname base..HEAD as $ename <$eemail> failed (see above); the tree is as it was"
+	fi
+}
+
 export_series() {
+	need_tree
+	exporter
 	git -C "$tree" status --porcelain --untracked-files=no | grep -q . &&
-		die "build/linux has uncommitted changes; commit them first"
+		die "$tname has uncommitted changes; commit them first"
 	n=$(git -C "$tree" rev-list --count base..HEAD)
-	[ "$n" -gt 0 ] || die "no commits after base in build/linux"
-	[ -r "$cover_src" ] || die "no $cover_src"
-	version=$(cat "$top/series/version" 2>/dev/null || echo 1)
-	case "$version" in ''|*[!0-9]*) die "series/version must be a number, not '$version'" ;; esac
+	[ "$n" -gt 0 ] || die "no commits after base in $tname"
+	[ -r "$cover_src" ] || die "no ${cover_src#"$top"/}: write the cover letter of the $base_name series there (subject on the first line, then the body)"
+	version=$(cat "$series_dir/version" 2>/dev/null || echo 1)
+	case "$version" in ''|*[!0-9]*) die "${series_dir#"$top"/}/version must be a number, not '$version'" ;; esac
+	branch=$(git -C "$tree" symbolic-ref --short HEAD 2>/dev/null) ||
+		die "$tname is on a detached HEAD; check out a branch"
+	sign_off
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	branch=$(git -C "$tree" symbolic-ref --short HEAD 2>/dev/null) ||
-		die "build/linux is on a detached HEAD; check out a branch"
 	git -C "$tree" config "branch.$branch.description" "$(cat "$cover_src")"
 	vflag=
 	[ "$version" -gt 1 ] && vflag="-v$version"
-	git -C "$tree" format-patch -q $vflag --cover-letter \
-		--cover-from-description=subject --zero-commit --no-signature \
+	git -C "$tree" -c user.name="$ename" -c user.email="$eemail" format-patch -q $vflag \
+		--cover-letter --cover-from-description=subject --zero-commit --no-signature \
 		--subject-prefix=PATCH -o "$tmp" base..HEAD
 	# Version prefixes (v2-0001-...) are dropped from the file names so
-	# patches/ keeps stable names; the subjects carry the version.
+	# the patch folder keeps stable names; the subjects carry the version.
 	for f in "$tmp"/*.patch; do
 		b=$(basename "$f")
 		[ "$b" = "${b#v[0-9]*-}" ] || mv "$f" "$tmp/${b#v[0-9]*-}"
 	done
-	rm -f "$pdir"/[0-9][0-9][0-9][0-9]-*.patch
 	mkdir -p "$pdir"
+	rm -f "$pdir"/[0-9][0-9][0-9][0-9]-*.patch
 	cp "$tmp"/*.patch "$pdir"/
 	in_sync || die "export did not reproduce the work tree (bug)"
-	echo "series: exported $n patches and a cover letter to $pdir" >&2
+	echo "series: exported $n patches and a cover letter to $pname, as $ename <$eemail>" >&2
 }
 
 case "$cmd" in
+tree) tree_cmd ;;
 apply) apply ;;
 check)
-	if in_sync; then echo "series: build/linux and patches/ agree"; else
-		echo "series: build/linux (base..HEAD) and patches/ differ: make export" >&2; exit 1; fi ;;
+	need_tree
+	if in_sync; then echo "series: $tname and $pname agree ($base_name)"; else
+		echo "series: $tname (base..HEAD) and $pname differ: make export SERIES=$base_name" >&2; exit 1; fi ;;
 export) export_series ;;
-*) die "unknown command $cmd (apply, check, export)" ;;
+reset) reset ;;
+*) die "unknown command $cmd (tree, apply, check, export, reset)" ;;
 esac
