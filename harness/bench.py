@@ -1,7 +1,7 @@
 """make bench: the pristine base and the series side by side, in one run.
 
-A benchmark (bench/benchmarks.ini) names a guest (arch, fragments, memory,
-CPUs, command line), a workload (a static C program in bench/ and its
+A benchmark (bench/benchmarks.ini) names a guest (base, arch, fragments,
+memory, CPUs, command line), a workload (a static C program in bench/ and its
 arguments) and two or more kernels ([<bench>:<kernel>] sections: which tree,
 extra fragments, extra command line). Every kernel boots `runs` times,
 interleaved (base, series, base, series, ...) so machine noise hits all of
@@ -50,7 +50,7 @@ class BenchError(Exception):
 @dataclasses.dataclass(frozen=True)
 class Kernel:
     name: str
-    tree: str               # 'base' (pristine) or 'series'
+    tree: str               # 'base' (the pristine base) or 'series'
     fragments: tuple        # on top of the benchmark's
     cmdline: str            # on top of the benchmark's
     patches: tuple = ()     # applied on the tree, for ablations
@@ -60,7 +60,7 @@ class Kernel:
 class Benchmark:
     name: str
     summary: str
-    guest: variants.Variant     # arch, fragments, memory, cpus, cmdline
+    guest: variants.Variant     # base, arch, fragments, memory, cpus, cmdline
     workload: tuple             # program and arguments
     zram: str                   # zram swap size, '' for none
     runs: int
@@ -72,7 +72,7 @@ class Benchmark:
     kselftests: tuple = ()      # selftest dirs built from the series tree
 
 
-def load(path, runs_override=None):
+def load(path, runs_override=None, known_bases=None):
     cp = configparser.ConfigParser(interpolation=None)
     with open(path) as f:
         cp.read_file(f)
@@ -82,7 +82,7 @@ def load(path, runs_override=None):
             continue
         s = cp[sec]
         try:
-            guest = variants._parse_section(sec, s)
+            guest = variants._parse_section(sec, s, known_bases)
         except variants.VariantError as e:
             raise BenchError(f'benchmark {e}') from None
         kernels = []
@@ -176,25 +176,27 @@ def summarise(values):
     return statistics.median(values), min(values), max(values)
 
 
-def kernel_tree(root, kernel):
-    """Source tree of @kernel: build/linux for the series, else a worktree.
+def kernel_tree(root, kernel, base_name, series):
+    """Source tree of @kernel: @series (the base's work tree) for the series,
+    else a worktree of it under build/wt/<base>/.
 
-    'base' is build/linux-base, a worktree at tag base (pristine 6.12.117);
-    a kernel with patches (an ablation) gets its own worktree,
-    build/linux-<tree>-<hash>, with the patches applied on top.
+    'base' is build/wt/<base>/bench-base, a worktree at tag base (the
+    pristine base); a kernel with patches (an ablation) gets its own
+    worktree, build/wt/<base>/bench-<tree>-<hash>, with the patches applied
+    on top.
     """
-    series = os.path.join(root, 'build', 'linux')
     if kernel.tree == 'series' and not kernel.patches:
         return series
     commit = 'base' if kernel.tree == 'base' else subprocess.run(
         ['git', '-C', series, 'rev-parse', 'HEAD'], capture_output=True,
         text=True, check=True).stdout.strip()
-    name = 'linux-base'
+    name = 'bench-base'
     if kernel.patches:
         h = hashlib.sha1(repr((commit, kernel.patches)).encode()).hexdigest()[:8]
-        name = f'linux-{kernel.tree}-{h}'
-    path = os.path.join(root, 'build', name)
+        name = f'bench-{kernel.tree}-{h}'
+    path = os.path.join(root, 'build', 'wt', base_name, name)
     if not os.path.isdir(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         subprocess.check_call(['git', '-C', series, 'worktree', 'add', '-q',
                                '--detach', path, commit])
     else:
@@ -218,12 +220,12 @@ def _kernel_variant(bench, kernel):
 def _build_key(v, kernel):
     h = hashlib.sha1(repr((kernel.tree, kernel.patches, v.arch.name,
                            v.fragments)).encode()).hexdigest()
-    return f'bench-{kernel.tree}-{v.arch.name}-{h[:8]}'
+    return f'bench-{v.base}-{kernel.tree}-{v.arch.name}-{h[:8]}'
 
 
-def _workload_binaries(root, arch, out_dir, kselftests=()):
+def _workload_binaries(root, arch, out_dir, kselftests=(), series=None):
     """bench/*.c compiled statically for @arch, bench/*.sh as they are, and
-    the programs of @kselftests (selftest dirs of the series tree);
+    the programs of @kselftests (selftest dirs of the @series tree);
     [(host path, guest path)]."""
     os.makedirs(out_dir, exist_ok=True)
     cc = (arch.cross_compile or '') + 'gcc'
@@ -236,7 +238,6 @@ def _workload_binaries(root, arch, out_dir, kselftests=()):
             exe = os.path.join(out_dir, src[:-2])
             subprocess.check_call([cc, '-O2', '-Wall', '-static', '-o', exe, path])
             files.append((exe, '/bench/' + src[:-2]))
-    series = os.path.join(root, 'build', 'linux')
     for d in kselftests:
         out = os.path.join(out_dir, 'kselftest-' + d)
         os.makedirs(out, exist_ok=True)
@@ -251,8 +252,7 @@ def _workload_binaries(root, arch, out_dir, kselftests=()):
     return files
 
 
-def series_description(root):
-    tree = os.path.join(root, 'build', 'linux')
+def series_description(tree):
     def git(*a):
         return subprocess.run(['git', '-C', tree, *a], capture_output=True,
                               text=True).stdout.strip()
@@ -260,8 +260,9 @@ def series_description(root):
     return f'{git("rev-parse", "--short", "HEAD")} ({n} patches: {git("log", "-1", "--format=%s")})'
 
 
-def prepare(root, bench, log):
-    """Build every distinct kernel of @bench; {kernel name: (image, initrd, argv-less info)}."""
+def prepare(root, bench, log, series):
+    """Build every distinct kernel of @bench from the work tree @series of
+    its base; {kernel name: (variant, kernel, image, initrd)}."""
     configs = os.path.join(root, 'configs')
     built = {}
     out = {}
@@ -270,13 +271,13 @@ def prepare(root, bench, log):
         key = _build_key(v, k)
         if key not in built:
             odir = os.path.join(root, 'build', 'out', key)
-            tree = kernel_tree(root, k)
+            tree = kernel_tree(root, k, v.base, series)
             build.log_step(f'{bench.name}: build {k.tree} kernel '
                            f'({" + ".join(v.fragments + k.patches)}) in build/out/{key}')
             build.configure(v, tree, odir, configs, log)
             image = build.kernel(v, tree, odir, log)
             bins = _workload_binaries(root, v.arch, os.path.join(odir, 'bench-bin'),
-                                      bench.kselftests)
+                                      bench.kselftests, series)
             bins.append((os.path.join(build.GUEST, 'bench'), '/bench/bench'))
             bb = build.busybox(v, os.path.join(root, 'build', 'cache'))
             initrd = build.initramfs(v, None, bb,
@@ -287,14 +288,15 @@ def prepare(root, bench, log):
     return out
 
 
-def run(root, bench, results_dir):
-    """Build, boot every kernel `runs` times interleaved, write the report."""
+def run(root, bench, results_dir, base, series):
+    """Build, boot every kernel `runs` times interleaved, write the report.
+    @base is the bases.Base of the benchmark, @series its work tree."""
     logdir = os.path.join(root, 'build', 'results', 'bench-' + bench.name)
     os.makedirs(logdir, exist_ok=True)
     log = os.path.join(logdir, 'build.log')
     if os.path.exists(log):
         os.unlink(log)
-    kernels = prepare(root, bench, log)
+    kernels = prepare(root, bench, log, series)
     extra = 'harness.bench=' + ','.join(bench.workload)
     if bench.zram:
         extra += f' harness.zram={bench.zram}'
@@ -331,7 +333,7 @@ def run(root, bench, results_dir):
                               if m in res['metrics'])
             build.log_step(f'{bench.name}:     {shown}' +
                            (f'  PROBLEMS: {"; ".join(problems)}' if problems else ''))
-    report = make_report(root, bench, runs, cmdlines)
+    report = make_report(root, bench, runs, cmdlines, base, series)
     os.makedirs(results_dir, exist_ok=True)
     base = os.path.join(results_dir, bench.name)
     with open(base + '.md', 'w') as f:
@@ -356,7 +358,7 @@ def _fmt(x):
     return f'{x:.3g}'
 
 
-def make_report(root, bench, runs, cmdlines):
+def make_report(root, bench, runs, cmdlines, base, series):
     ref = bench.kernels[0].name
     table = {}
     for k in bench.kernels:
@@ -375,8 +377,8 @@ def make_report(root, bench, runs, cmdlines):
         lines += _threads_table(bench, runs, ref)
     else:
         lines += _metrics_table(bench, runs, table, ref)
-    lines += _report_tail(root, bench, runs, cmdlines)
-    data = _report_data(root, bench, runs, cmdlines)
+    lines += _report_tail(root, bench, runs, cmdlines, base, series)
+    data = _report_data(root, bench, runs, cmdlines, base, series)
     return {'markdown': '\n'.join(lines) + '\n', 'data': data, 'table': table}
 
 
@@ -435,7 +437,7 @@ def _workload_source(root, bench):
     return 'bench/' + bench.workload[0]
 
 
-def _report_tail(root, bench, runs, cmdlines):
+def _report_tail(root, bench, runs, cmdlines, base, series):
     lines = []
     problems = [(k, i + 1, p) for k, rs in runs.items() for i, r in enumerate(rs)
                 for p in r['problems']]
@@ -443,8 +445,8 @@ def _report_tail(root, bench, runs, cmdlines):
         lines += ['', 'Runs left out of the medians:', '']
         lines += [f'- `{k}` run {i}: {p}' for k, i, p in problems]
     lines += ['', '## How it was run', '',
-              '- base: Linux 6.12.117, Debian linux-source-6.12 6.12.117-1~deb12u1 (tag `base`)',
-              f'- series: {series_description(root)}',
+              f'- base: {base.commit_message} (tag `base` of `{base.tree}`)',
+              f'- series: {series_description(series)}',
               f'- workload: `{" ".join(bench.workload)}` ({_workload_source(root, bench)})' +
               (f', zram swap {bench.zram}' if bench.zram else ''),
               f'- reproduce: `make bench B={bench.name}`', '']
@@ -457,9 +459,10 @@ def _report_tail(root, bench, runs, cmdlines):
     return lines
 
 
-def _report_data(root, bench, runs, cmdlines):
+def _report_data(root, bench, runs, cmdlines, base, series):
     return {'benchmark': bench.name, 'workload': list(bench.workload),
-            'zram': bench.zram, 'series': series_description(root),
+            'zram': bench.zram, 'base': base.commit_message,
+            'series': series_description(series),
             'kernels': {k.name: {'tree': k.tree,
                                  'fragments': list(_kernel_variant(bench, k).fragments),
                                  'qemu': cmdlines.get(k.name),

@@ -15,6 +15,11 @@ class BuildError(Exception):
     pass
 
 
+# Niceness of the build commands: the harness raises it when a build runs
+# beside a guest (cli.run_variants), so that the guest keeps its CPU time.
+NICE = 0
+
+
 def jobs():
     return str((os.cpu_count() or 1) + 1)
 
@@ -35,6 +40,8 @@ def kbuild_args(arch, out):
 
 def _run(argv, log, what):
     """Run @argv with output appended to @log; raise BuildError naming @what."""
+    if NICE:
+        argv = ['nice', '-n', str(NICE), *argv]
     with open(log, 'a') as f:
         f.write('$ ' + ' '.join(argv) + '\n')
         f.flush()
@@ -46,8 +53,9 @@ def _run(argv, log, what):
                          ''.join(tail))
 
 
-def configure(variant, tree, out, configs_dir, log):
-    """tinyconfig + the variant's fragments + olddefconfig, then verify."""
+def configure(variant, tree, out, configs_dir, log, base_title=''):
+    """tinyconfig + the variant's fragments + olddefconfig, then verify.
+    @base_title ('Linux 7.3-rc7') names the kernel in the error."""
     os.makedirs(out, exist_ok=True)
     texts = []
     for path in variant.fragment_paths(configs_dir):
@@ -65,9 +73,16 @@ def configure(variant, tree, out, configs_dir, log):
         final = kconfig.parse(f.read())
     bad = kconfig.verify(kconfig.merge(texts), final)
     if bad:
-        raise BuildError(f'variant {variant.name}: Kconfig symbols the fragments '
-                         f'set fell out of .config (unmet dependencies?):\n' +
-                         kconfig.format_mismatches(bad))
+        raise BuildError(mismatch_message(variant, base_title, tree, bad))
+
+
+def mismatch_message(variant, base_title, tree, bad):
+    """The error of configure() when fragment symbols did not keep their
+    values: which variant, on which base and tree, which symbols."""
+    on = f'base {variant.base}' + (f' ({base_title}, {tree})' if base_title else f' ({tree})')
+    return (f'variant {variant.name} on {on}: Kconfig symbols the fragments '
+            f'set did not keep their values in .config (unknown to this base, or '
+            f'unmet dependencies?):\n' + kconfig.format_mismatches(bad))
 
 
 def kernel(variant, tree, out, log):

@@ -1,22 +1,26 @@
 """Commands behind the Makefile: variants, run, test, shell."""
 import argparse
 import os
+import concurrent.futures
 import re
 import subprocess
 import sys
 
-from . import build, checks, qemu, results, splat, variants
+from . import bases, build, checks, qemu, results, splat, variants
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIGS = os.path.join(ROOT, 'configs')
 VARIANTS_INI = os.environ.get('HARNESS_VARIANTS') or os.path.join(CONFIGS, 'variants.ini')
-# HARNESS_TREE and HARNESS_OUT point one run at another work tree (a git
-# worktree of build/linux, say) and its own build directories.
-TREE = os.environ.get('HARNESS_TREE') or os.path.join(ROOT, 'build', 'linux')
+BASES_INI = os.path.join(CONFIGS, 'bases.ini')
+# Each variant builds the work tree of its base (configs/bases.ini:
+# build/linux, build/linux-6.12). HARNESS_TREE and HARNESS_OUT point one run
+# at another work tree (a git worktree of one of them, say) and its own
+# build directories.
+TREE_OVERRIDE = os.environ.get('HARNESS_TREE')
 OUT = os.environ.get('HARNESS_OUT') or os.path.join(ROOT, 'build', 'out')
 RESULTS = os.path.join(ROOT, 'build', 'results')
 CACHE = os.path.join(ROOT, 'build', 'cache')
-PATCHES = os.path.join(ROOT, 'patches')
+SERIES_SH = os.path.join(ROOT, 'scripts', 'series.sh')
 CHECKPATCH_ALLOW = os.path.join(ROOT, 'series', 'checkpatch-allowlist')
 MATRIX_INI = os.path.join(CONFIGS, 'matrix.ini')
 GATE_NAMES = ('checkpatch', 'kerneldoc', 'docs', 'compiler', 'bisect', 'matrix')
@@ -72,15 +76,64 @@ def _echo(line):
         sys.stderr.flush()
 
 
-def prepare_variant(v, log, tests=None):
+def tree_of(base):
+    """The work tree of @base (a bases.Base), absolute."""
+    return TREE_OVERRIDE or os.path.join(ROOT, base.tree)
+
+
+def patches_of(base):
+    return os.path.join(ROOT, base.patches)
+
+
+_READY = {}
+
+
+def ensure_tree(base):
+    """@base's work tree, fetched and with its series applied when missing
+    (scripts/series.sh tree); once per run. Returns a line that says what
+    the tree holds; raises build.BuildError when it cannot be set up."""
+    if base.name in _READY:
+        return _READY[base.name]
+    tree = tree_of(base)
+    if TREE_OVERRIDE:
+        if not os.path.exists(os.path.join(tree, '.git')):
+            raise build.BuildError(f'HARNESS_TREE={tree} is not a git work tree')
+    else:
+        rc = subprocess.call(['sh', SERIES_SH, 'tree', base.name],
+                             env=dict(os.environ, PYTHON=sys.executable))
+        if rc:
+            raise build.BuildError(f'base {base.name}: {base.tree} could not be set up '
+                                   f'(scripts/series.sh tree {base.name} exited {rc})')
+    _READY[base.name] = describe_tree(base, tree)
+    return _READY[base.name]
+
+
+def describe_tree(base, tree):
+    """'build/linux-6.12: Linux 6.12.117 + 27 patches (backports/6.12/)', or
+    that it is the bare base when the series has no commit yet."""
+    proc = subprocess.run(['git', '-C', tree, 'rev-list', '--count', 'base..HEAD'],
+                          capture_output=True, text=True)
+    n = proc.stdout.strip() or '?'
+    where = os.path.relpath(tree, ROOT)
+    if n == '0':
+        return (f'{where}: the bare base, {base.title}: {base.patches}/ has no '
+                f'patches yet')
+    return f'{where}: {base.title} + {n} patches ({base.patches}/)'
+
+
+def prepare_variant(v, log, tests=None, btable=None):
     """Configure, build kernel and kselftests, pack the initramfs."""
+    btable = btable or bases.load(BASES_INI)
+    base = bases.lookup(btable, v.base)
+    tree = tree_of(base)
     out = os.path.join(OUT, v.name)
+    build.log_step(f'{v.name}: base {base.name}, {ensure_tree(base)}')
     build.log_step(f'{v.name}: configure ({" + ".join(v.fragments)})')
-    build.configure(v, TREE, out, CONFIGS, log)
+    build.configure(v, tree, out, CONFIGS, log, base_title=base.title)
     build.log_step(f'{v.name}: build kernel (log: {os.path.relpath(log, ROOT)})')
-    image = build.kernel(v, TREE, out, log)
+    image = build.kernel(v, tree, out, log)
     build.log_step(f'{v.name}: build kselftests')
-    st = build.kselftests(v, TREE, out, log)
+    st = build.kselftests(v, tree, out, log)
     expected = build.select_tests(build.kselftest_list(st), tests or v.tests)
     bb = build.busybox(v, CACHE)
     initrd = build.initramfs(v, st, bb, os.path.join(out, 'initramfs.cpio.gz'))
@@ -94,18 +147,31 @@ def use_kvm(v, image, initrd, resdir):
     return ok
 
 
-def run_variant(v, tests=None, kvm=False, timeout=None):
+def _result_dir(v):
     resdir = os.path.join(RESULTS, v.name)
     os.makedirs(resdir, exist_ok=True)
     for f in os.listdir(resdir):
         os.unlink(os.path.join(resdir, f))
-    log = os.path.join(resdir, 'build.log')
+    return resdir
+
+
+def build_variant(v, tests, btable):
+    """The build half of a run: (resdir, (image, initrd, expected)) or
+    (resdir, Summary) when the build failed."""
+    resdir = _result_dir(v)
     try:
-        image, initrd, expected = prepare_variant(v, log, tests)
-    except build.BuildError as e:
+        return resdir, prepare_variant(v, os.path.join(resdir, 'build.log'), tests, btable)
+    except (build.BuildError, bases.BaseError) as e:
         s = results.Summary(v.name, [], [f'build: {e}'])
         _write(resdir, s, '')
-        return s
+        return resdir, s
+
+
+def boot_variant(v, resdir, built, tests=None, kvm=False, timeout=None):
+    """The boot half of a run: boot what build_variant() built, judge it."""
+    if isinstance(built, results.Summary):
+        return built
+    image, initrd, expected = built
     if tests:
         v = variants.dataclasses.replace(v, tests=tests)
     extra = f'harness.timeout={timeout}' if timeout else ''
@@ -122,6 +188,46 @@ def run_variant(v, tests=None, kvm=False, timeout=None):
         s, ktap_text = analyse(v.name, f.read(), expected, rc, v.boot_timeout)
     _write(resdir, s, ktap_text)
     return s
+
+
+def run_variant(v, tests=None, kvm=False, timeout=None, btable=None):
+    resdir, built = build_variant(v, tests, btable or bases.load(BASES_INI))
+    return boot_variant(v, resdir, built, tests, kvm, timeout)
+
+
+def run_variants(chosen, btable, tests=None, kvm=False, timeout=None, serial=False):
+    """Build and boot @chosen in order. Unless @serial, the next variant's
+    kernel builds (niced) while the current variant's guest runs: one build
+    and one guest at a time, at most."""
+    for name in dict.fromkeys(v.base for v in chosen):
+        try:   # fetch and apply in order, before any build
+            ensure_tree(bases.lookup(btable, name))
+        except build.BuildError:
+            pass   # each of its variants reports it
+    if serial or len(chosen) < 2:
+        return [run_variant(v, tests, kvm, timeout, btable) for v in chosen]
+    build.NICE = 10
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as builder:
+        pending = [builder.submit(build_variant, v, tests, btable) for v in chosen]
+        return [boot_variant(v, *job.result(), tests, kvm, timeout)
+                for v, job in zip(chosen, pending)]
+
+
+def checkpatch_all(btable, only=None):
+    """checkpatch over the patch folder of each base (or of @only)."""
+    out = []
+    for b in btable.values():
+        if only and b.name != only:
+            continue
+        try:
+            ensure_tree(b)
+        except build.BuildError as e:
+            out.append(results.Summary(f'checkpatch:{b.name}', [], [str(e)]))
+            continue
+        s = checks.checkpatch(tree_of(b), patches_of(b), CHECKPATCH_ALLOW, codespell=True)
+        s.variant = f'checkpatch:{b.name}'
+        out.append(s)
+    return out
 
 
 def _write(resdir, summary, ktap_text):
@@ -152,7 +258,13 @@ def _positive_int(text):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog='harness')
     sub = ap.add_subparsers(dest='cmd', required=True)
-    sub.add_parser('variants', help='list the variants')
+    p = sub.add_parser('variants', help='list the variants and their bases')
+    p.add_argument('--base-of', metavar='VARIANT', help='print only the base of VARIANT')
+    p = sub.add_parser('bases', help='list the kernel bases (configs/bases.ini)')
+    g = p.add_mutually_exclusive_group()
+    g.add_argument('--names', action='store_true', help='only the names, one a line')
+    g.add_argument('--shell', metavar='NAME',
+                   help='base_* assignments of one base, for eval in scripts/')
     p = sub.add_parser('run', help='build, boot and test variants')
     p.add_argument('variants', nargs='*', help='variant names (default x86_64)')
     p.add_argument('--all', action='store_true', help='every variant in make test')
@@ -160,23 +272,31 @@ def main(argv=None):
     p.add_argument('--kvm', action='store_true', help='use KVM if a probe boot works')
     p.add_argument('--timeout', type=_positive_int,
                    help="per-kselftest timeout, seconds (overrides 'settings')")
+    p.add_argument('--serial', action='store_true',
+                   help="build a variant only after the previous one's guest finished")
     p = sub.add_parser('shell', help='boot a variant to an interactive shell')
     p.add_argument('variant', nargs='?', default='x86_64')
     p.add_argument('--kvm', action='store_true')
     sub.add_parser('selftest', help="the harness's own tests")
-    sub.add_parser('checkpatch', help='checkpatch.pl --strict over patches/')
+    p = sub.add_parser('checkpatch', help='checkpatch.pl --strict over the patch folder '
+                       'of every base (patches/, backports/<name>/)')
+    p.add_argument('--series', help='only this base (configs/bases.ini)')
     p = sub.add_parser('check', help='series quality gates (harness/gates.py)')
     p.add_argument('--only', help='comma-separated gates (default: all): ' +
                    ', '.join(GATE_NAMES))
     p.add_argument('--matrix', help='comma-separated configs/matrix.ini entries')
     p.add_argument('--from', dest='rev_from', default='base',
                    help='check the commits after this one (default: base)')
-    p.add_argument('--tree', default=TREE, help='kernel git tree (default build/linux)')
-    p.add_argument('--patches', default=PATCHES, help='patch directory (default patches/)')
+    p.add_argument('--series', default='mainline',
+                   help="which base's series (configs/bases.ini; default mainline)")
+    p.add_argument('--tree', help="kernel git tree (default: the base's, build/linux)")
+    p.add_argument('--patches', help="patch directory (default: the base's, patches/)")
     p.add_argument('--bisect', help='bisect builds as arch:options items, e.g. '
                    'x86_64:on,arm64:off (default: x86_64 and arm64, on and off)')
     p = sub.add_parser('test', help='harness tests, checkpatch, every variant')
     p.add_argument('--kvm', action='store_true')
+    p.add_argument('--serial', action='store_true',
+                   help="build a variant only after the previous one's guest finished")
     p = sub.add_parser('bench', help='base and series side by side')
     p.add_argument('benchmarks', nargs='*', help='benchmark names (default: all)')
     p.add_argument('--runs', type=_positive_int, help='boots per kernel')
@@ -188,49 +308,70 @@ def main(argv=None):
     p.add_argument('console')
     args = ap.parse_args(argv)
 
+    if args.cmd == 'bases':
+        return list_bases(args)
     try:
-        table = variants.load(VARIANTS_INI)
+        btable = bases.load(BASES_INI)
+        table = variants.load(VARIANTS_INI, list(btable))
         if args.cmd == 'variants':
-            print(variants.describe(table))
+            if args.base_of:
+                print(variants.lookup(table, args.base_of).base)
+            else:
+                print(variants.describe(table))
             return 0
         if args.cmd == 'analyse':
             with open(args.console, errors='replace') as f:
                 s, _ = analyse(args.variant, f.read(), [], 0, 0)
             return _finish([s])
         if args.cmd == 'bench':
-            return run_bench(args)
+            return run_bench(args, btable)
         if args.cmd == 'check':
-            return run_check(args)
+            return run_check(args, btable)
         if args.cmd == 'selftest':
             return _finish([checks.unit_tests(ROOT)])
         if args.cmd == 'checkpatch':
-            return _finish([checks.checkpatch(TREE, PATCHES, CHECKPATCH_ALLOW, codespell=True)])
+            if args.series:
+                bases.lookup(btable, args.series)
+            return _finish(checkpatch_all(btable, args.series))
         if args.cmd == 'test':
-            pre = [checks.unit_tests(ROOT), checks.checkpatch(TREE, PATCHES, CHECKPATCH_ALLOW, codespell=True)]
+            pre = [checks.unit_tests(ROOT)] + checkpatch_all(btable)
             for s in pre:
                 build.log_step(results.report(s)[-1])
             chosen = [v for v in table.values() if v.in_test]
-            return _finish(pre + [run_variant(v, None, args.kvm) for v in chosen])
+            return _finish(pre + run_variants(chosen, btable, kvm=args.kvm,
+                                              serial=args.serial))
         if args.cmd == 'shell':
-            return shell(variants.lookup(table, args.variant), args.kvm)
+            return shell(variants.lookup(table, args.variant), args.kvm, btable)
         names = ([n for n, v in table.items() if v.in_test] if args.all
                  else args.variants or ['x86_64'])
         chosen = [variants.lookup(table, n) for n in names]
-    except variants.VariantError as e:
+    except (variants.VariantError, bases.BaseError) as e:
         print(f'harness: {e}', file=sys.stderr)
         return 2
-    if not os.path.exists(os.path.join(TREE, '.git')):
-        print('harness: no kernel work tree in build/linux: run `make tree`',
-              file=sys.stderr)
+    return _finish(run_variants(chosen, btable, args.test, args.kvm, args.timeout,
+                                args.serial))
+
+
+def list_bases(args):
+    try:
+        table = bases.load(BASES_INI)
+        if args.shell:
+            sys.stdout.write(bases.lookup(table, args.shell).shell())
+        elif args.names:
+            print('\n'.join(table))
+        else:
+            print(bases.describe(table))
+    except bases.BaseError as e:
+        print(f'harness: {e}', file=sys.stderr)
         return 2
-    summaries = [run_variant(v, args.test, args.kvm, args.timeout) for v in chosen]
-    return _finish(summaries)
+    return 0
 
 
-def run_bench(args):
+def run_bench(args, btable):
     from . import bench
     try:
-        table = bench.load(os.path.join(ROOT, 'bench', 'benchmarks.ini'), args.runs)
+        table = bench.load(os.path.join(ROOT, 'bench', 'benchmarks.ini'), args.runs,
+                           list(btable))
     except bench.BenchError as e:
         print(f'harness: {e}', file=sys.stderr)
         return 2
@@ -255,7 +396,10 @@ def run_bench(args):
     failed = 0
     for name in args.benchmarks or list(table):
         try:
-            text, bad = bench.run(ROOT, table[name], os.path.join(ROOT, 'bench', 'results'))
+            b = bases.lookup(btable, table[name].guest.base)
+            ensure_tree(b)
+            text, bad = bench.run(ROOT, table[name], os.path.join(ROOT, 'bench', 'results'),
+                                  b, tree_of(b))
         except (build.BuildError, bench.BenchError) as e:
             print(f'harness: bench {name}: {e}', file=sys.stderr)
             return 1
@@ -267,11 +411,12 @@ def run_bench(args):
     return 1 if failed else 0
 
 
-def shell(v, kvm):
+def shell(v, kvm, btable):
     resdir = os.path.join(RESULTS, v.name)
     os.makedirs(resdir, exist_ok=True)
     try:
-        image, initrd, _ = prepare_variant(v, os.path.join(resdir, 'build.log'))
+        image, initrd, _ = prepare_variant(v, os.path.join(resdir, 'build.log'),
+                                           btable=btable)
     except build.BuildError as e:
         print(f'harness: {e}', file=sys.stderr)
         return 1
@@ -286,8 +431,9 @@ if __name__ == '__main__':
     sys.exit(main())
 
 
-def run_check(args):
+def run_check(args, btable):
     from . import gates
+    base = bases.lookup(btable, args.series)
     only = args.only.split(',') if args.only else list(gates.GATES)
     unknown = [g for g in only if g not in gates.GATES]
     if unknown:
@@ -306,11 +452,18 @@ def run_check(args):
             print(f'harness: no matrix entry {", ".join(bad)} in {MATRIX_INI} '
                   f'(known: {", ".join(known)})', file=sys.stderr)
             return 2
-    tree = os.path.abspath(args.tree)
-    if not os.path.exists(os.path.join(tree, '.git')):
-        print(f'harness: no kernel git tree in {tree}: run `make tree`',
-              file=sys.stderr)
-        return 2
+    if args.tree:
+        tree = os.path.abspath(args.tree)
+        if not os.path.exists(os.path.join(tree, '.git')):
+            print(f'harness: no kernel git tree in {tree}', file=sys.stderr)
+            return 2
+    else:
+        try:
+            build.log_step(f'check: base {base.name}, {ensure_tree(base)}')
+        except build.BuildError as e:
+            print(f'harness: {e}', file=sys.stderr)
+            return 2
+        tree = tree_of(base)
     bisect = None
     if args.bisect:
         bisect = [tuple(item.split(':', 1)) for item in args.bisect.split(',')]
@@ -327,8 +480,10 @@ def run_check(args):
     if proc.returncode:
         print(f'harness: --from {args.rev_from}: no such commit in {tree}', file=sys.stderr)
         return 2
-    ctx = gates.Context(ROOT, tree, OUT, os.path.abspath(args.patches), CHECKPATCH_ALLOW,
-                        os.path.join(RESULTS, 'check'), proc.stdout.strip())
+    ctx = gates.Context(ROOT, tree, os.path.join(OUT, f'check-{base.name}'),
+                        os.path.abspath(args.patches or patches_of(base)), CHECKPATCH_ALLOW,
+                        os.path.join(RESULTS, f'check-{base.name}'), proc.stdout.strip(),
+                        base.name)
     summaries = gates.run(ctx, only, MATRIX_INI, matrix, bisect)
     lines = []
     for s in summaries:

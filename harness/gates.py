@@ -1,6 +1,7 @@
 """Series quality gates behind `make check`.
 
-Each gate answers one question about the series in build/linux (base..HEAD)
+Each gate answers one question about the series of one base in its work
+tree (base..HEAD; the mainline series in build/linux unless told otherwise)
 and returns a results.Summary whose cases say pass or fail, each with the
 command that reproduces it:
 
@@ -210,16 +211,26 @@ def load_matrix(path):
 @dataclasses.dataclass
 class Context:
     root: str                 # the repository
-    tree: str                 # build/linux
-    out: str                  # build/out
-    patches: str              # patches/
+    tree: str                 # the base's work tree: build/linux, build/linux-6.12
+    out: str                  # build/out/check-<base>
+    patches: str              # patches/, backports/<base>/
     allowlist: str            # series/checkpatch-allowlist
-    log_dir: str              # build/results/check
+    log_dir: str              # build/results/check-<base>
     rev_from: str = 'base'    # first commit of the range is rev_from..HEAD
+    base: str = 'mainline'    # configs/bases.ini section, names the worktrees
 
     @property
     def configs(self):
         return os.path.join(self.root, 'configs')
+
+    def rel(self, path):
+        """@path relative to the repository, for reproduce lines."""
+        return os.path.relpath(path, self.root)
+
+    def worktree(self, name):
+        """build/wt/<base>/<name>: a scratch worktree of the base's tree
+        (outside build/linux-*, which are work trees paired with backports/)."""
+        return os.path.join(self.root, 'build', 'wt', self.base, name)
 
 
 def _git(ctx, *args, tree=None):
@@ -283,8 +294,9 @@ def _configure(ctx, tree, arch, out, fragments, settings=(), log=None):
 def gate_checkpatch(ctx):
     s = checks.checkpatch(ctx.tree, ctx.patches, ctx.allowlist, codespell=True)
     s.variant = 'check:checkpatch'
-    cmd = ('cd build/linux && scripts/checkpatch.pl --strict --codespell '
-           f'--codespellfile {checks.codespell_dict()} --terse ../../patches/<patch>')
+    cmd = (f'cd {ctx.rel(ctx.tree)} && scripts/checkpatch.pl --strict --codespell '
+           f'--codespellfile {checks.codespell_dict()} --terse '
+           f'{os.path.relpath(ctx.patches, ctx.tree)}/<patch>')
     for c in s.cases:
         c.reason = (c.reason + '; ' if c.reason else '') + 'reproduce: ' + cmd
     return s
@@ -303,7 +315,7 @@ def gate_kerneldoc(ctx):
                              capture_output=True, text=True)
         warns = compiler_warnings(out.stderr + out.stdout)
         cases.append(_case(f'kernel-doc -none {f}', not warns,
-                           ' | '.join(warns[:3]), 'cd build/linux && ' + _shell(cmd)))
+                           ' | '.join(warns[:3]), f'cd {ctx.rel(ctx.tree)} && ' + _shell(cmd)))
         # -Wall: no warning the base version of the file does not have.
         series = compiler_warnings(subprocess.run(
             ['perl', script, '-none', '-Wall', f], cwd=ctx.tree,
@@ -324,7 +336,7 @@ def gate_kerneldoc(ctx):
         extra = new_warnings(base, series)
         cases.append(_case(f'kernel-doc -Wall {f}: no new warning', not extra,
                            ' | '.join(extra[:3]),
-                           f'cd build/linux && scripts/kernel-doc -none -Wall {f}'
+                           f'cd {ctx.rel(ctx.tree)} && scripts/kernel-doc -none -Wall {f}'
                            f' (compare with git show {ctx.rev_from}:{f})'))
     diff = _git(ctx, 'diff', '-U0', f'{ctx.rev_from}..HEAD', '--', *files) if files else ''
 
@@ -334,7 +346,7 @@ def gate_kerneldoc(ctx):
     missing = undocumented_new_functions(diff, read)
     cases.append(_case('every new non-static function has kernel-doc', not missing,
                        ' | '.join(f'{p}:{n} {f}()' for p, n, f in missing[:5]),
-                       f'git -C build/linux diff -U0 {ctx.rev_from}..HEAD'))
+                       f'git -C {ctx.rel(ctx.tree)} diff -U0 {ctx.rev_from}..HEAD'))
     return results.Summary('check:kerneldoc', cases, [])
 
 
@@ -388,9 +400,9 @@ def gate_docs(ctx):
                            os.path.join(ctx.log_dir, 'docs-base.log'))
     rc_s, series = _htmldocs(ctx.tree, os.path.join(ctx.out, 'check-docs-series'), dirs,
                              os.path.join(ctx.log_dir, 'docs-series.log'))
-    cmd = (f'make -C build/linux O=build/out/check-docs-series '
+    cmd = (f'make -C {ctx.rel(ctx.tree)} O={ctx.rel(ctx.out)}/check-docs-series '
            f'SPHINXDIRS="{" ".join(dirs)}" htmldocs (the base: the same in '
-           f'build/linux-check-base)')
+           f'{ctx.rel(base_tree)})')
     extra = new_warnings(base, series)
     cases.append(_case(f'htmldocs {" ".join(dirs)}: builds', rc_s == 0,
                        '' if rc_s == 0 else f'exit {rc_s}, see docs-series.log', cmd))
@@ -401,9 +413,10 @@ def gate_docs(ctx):
 
 
 def _base_worktree(ctx):
-    """build/linux-check-base: a worktree at rev_from."""
-    base_tree = os.path.join(ctx.root, 'build', 'linux-check-base')
+    """build/wt/<base>/check-base: a worktree at rev_from."""
+    base_tree = ctx.worktree('check-base')
     if not os.path.isdir(base_tree):
+        os.makedirs(os.path.dirname(base_tree), exist_ok=True)
         subprocess.run(['git', '-C', ctx.tree, 'worktree', 'add', '-q', '--detach',
                         base_tree, ctx.rev_from], check=True, capture_output=True)
     else:
@@ -455,9 +468,10 @@ def gate_compiler(ctx, arch='x86_64', fragments=COMPILER_FRAGMENTS):
                                   os.path.join(ctx.log_dir, 'compiler-series.log'))
     except (GateError, subprocess.CalledProcessError) as e:
         return results.Summary('check:compiler', [], [str(e)])
-    cmd = (f'make -C build/linux O=build/out/check-compiler-series-{arch} ARCH={arch} '
-           f'tinyconfig + configs/{{{",".join(fragments)}}}.config + olddefconfig, then '
-           f'C=2 W=1 {" ".join(objs)} (the base: the same in build/linux-check-base)')
+    cmd = (f'make -C {ctx.rel(ctx.tree)} O={ctx.rel(ctx.out)}/check-compiler-series-{arch} '
+           f'ARCH={arch} tinyconfig + configs/{{{",".join(fragments)}}}.config + '
+           f'olddefconfig, then C=2 W=1 {" ".join(objs)} (the base: the same in '
+           f'{ctx.rel(base_tree)})')
     for f in files:
         mine = [w for w in new_warnings(base, series) if w.startswith(f + ':')]
         cases.append(_case(f'sparse and W=1: {f}: no new warning', not mine,
@@ -489,8 +503,9 @@ def gate_bisect(ctx, builds=DEFAULT_BISECT):
     where it touches them), per (arch, option set) of @builds, incrementally."""
     cases, problems = [], []
     commits = _git(ctx, 'rev-list', '--reverse', f'{ctx.rev_from}..HEAD').split()
-    wt = os.path.join(ctx.root, 'build', 'linux-check-bisect')
+    wt = ctx.worktree('check-bisect')
     if not os.path.isdir(wt):
+        os.makedirs(os.path.dirname(wt), exist_ok=True)
         subprocess.run(['git', '-C', ctx.tree, 'worktree', 'add', '-q', '--detach',
                         wt, ctx.rev_from], check=True, capture_output=True)
     for arch, opt in builds:
@@ -504,8 +519,8 @@ def gate_bisect(ctx, builds=DEFAULT_BISECT):
             _git(ctx, 'checkout', '-q', '--detach', c, tree=wt)
             name = f'bisect {arch} options {opt}: {c[:12]} {subject}'
             log = os.path.join(ctx.log_dir, f'bisect-{arch}-{opt}-{c[:12]}.log')
-            cmd = (f'git -C build/linux checkout {c[:12]} && make -C build/linux '
-                   f'O=build/out/check-bisect-{arch}-{opt} ARCH={arch} -j3 vmlinux')
+            cmd = (f'git -C {ctx.rel(ctx.tree)} checkout {c[:12]} && make -C '
+                   f'{ctx.rel(ctx.tree)} O={ctx.rel(out)} ARCH={arch} -j3 vmlinux')
             t0 = time.monotonic()
             if not configured or kernel:
                 # Re-apply the fragments: a symbol the previous commit
@@ -568,14 +583,14 @@ def gate_matrix(ctx, matrix_path, only=None):
                 bad = kconfig.verify(kconfig.merge(texts + ['\n'.join(e.settings)]),
                                      kconfig.parse(fh.read()))
             cmd = (f'KCONFIG_SEED={e.randconfig_seed} KCONFIG_PROBABILITY={e.probability} '
-                   f'KCONFIG_ALLCONFIG=build/out/check-matrix-{e.name}/allconfig '
-                   f'make -C build/linux O=build/out/check-matrix-{e.name} ARCH={e.arch} '
+                   f'KCONFIG_ALLCONFIG={ctx.rel(out)}/allconfig '
+                   f'make -C {ctx.rel(ctx.tree)} O={ctx.rel(out)} ARCH={e.arch} '
                    f'randconfig && make ... -j3 vmlinux')
         else:
             bad = _configure(ctx, ctx.tree, e.arch, out, e.fragments, e.settings)
             steps = ['tinyconfig', f'configs/{{{",".join(e.fragments)}}}.config']
             steps += [' '.join(e.settings)] if e.settings else []
-            cmd = (f'make -C build/linux O=build/out/check-matrix-{e.name} ARCH={e.arch} '
+            cmd = (f'make -C {ctx.rel(ctx.tree)} O={ctx.rel(out)} ARCH={e.arch} '
                    + ' + '.join(steps + ['olddefconfig']) + ', then -j3 vmlinux')
         if bad:
             _record(ctx, 'matrix', cases, _case(

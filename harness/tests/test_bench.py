@@ -3,7 +3,7 @@ import tempfile
 import unittest
 
 from harness.tests.util import load_text
-from harness import bench, cli
+from harness import bases, bench, cli
 
 CONSOLE = """\
 [    0.000000] Linux version 6.12.117
@@ -62,7 +62,8 @@ class BenchLoadTest(unittest.TestCase):
         return load_text(bench.load, text)
 
     def test_repo_benchmarks_load(self):
-        table = bench.load(os.path.join(cli.ROOT, 'bench', 'benchmarks.ini'))
+        table = bench.load(os.path.join(cli.ROOT, 'bench', 'benchmarks.ini'), None,
+                           list(bases.load(cli.BASES_INI)))
         self.assertIn('overhead', table)
         self.assertEqual(table['utilization'].kernels[0].name, 'base-cma0')
         for b in table.values():
@@ -71,7 +72,8 @@ class BenchLoadTest(unittest.TestCase):
                 b.workload)
 
     def test_errors(self):
-        guest = 'summary = s\narch = x86_64\nfragments = common\nworkload = faults 1 1\n'
+        guest = ('summary = s\nbase = 6.12\narch = x86_64\nfragments = common\n'
+                 'workload = faults 1 1\n')
         for text, msg in [
             ('[b]\n' + guest + '[b:one]\ntree = base\n', 'at least two'),
             ('[b]\n' + guest + '[b:a]\ntree = x\n[b:c]\n', 'tree must be'),
@@ -86,6 +88,11 @@ class BenchLoadTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+def _base_612():
+    """The 6.12 base and a work tree that does not exist (no git needed)."""
+    return bases.load(cli.BASES_INI)['6.12'], os.path.join(cli.ROOT, 'build', 'no-such-tree')
 
 
 class BenchReportTest(unittest.TestCase):
@@ -107,7 +114,7 @@ class BenchReportTest(unittest.TestCase):
                             for t in (1, 2, 4, 8, 16, 32) for r in range(1)]
             vals[k.name] = [dict(kv for d in vals[k.name] for kv in d.items())] * 3
         runs = self.fake_runs(b, vals)
-        rep = bench.make_report(cli.ROOT, b, runs, {})
+        rep = bench.make_report(cli.ROOT, b, runs, {}, *_base_612())
         self.assertIn('| 16 | `series` | 200.0 (200.0-200.0) | 2.00 | 0 | 0.010 |', rep['markdown'])
         self.assertIn('| 16 | `no-mutex` | 300.0 (300.0-300.0) | 3.00 | 3 | 0.010 |', rep['markdown'])
         with tempfile.TemporaryDirectory() as d:
@@ -123,6 +130,8 @@ class BenchReportTest(unittest.TestCase):
                                   'series-on': [{'faults_per_s': 98, 'boot_s': 1}] * 3,
                                   'series-zone-cma': [{'faults_per_s': 97, 'boot_s': 1}] * 3})
         runs['series-off'][2]['problems'] = ['workload did not finish']
-        md = bench.make_report(cli.ROOT, b, runs, {})['markdown']
+        md = bench.make_report(cli.ROOT, b, runs, {}, *_base_612())['markdown']
+        self.assertIn('- base: Linux 6.12.117 (Debian linux-source-6.12 '
+                      '6.12.117-1~deb12u1) (tag `base` of `build/linux-6.12`)', md)
         self.assertIn('| `series-off` | 2/3 | 99.0 (99.0-99.0) | 0.990 |', md)
         self.assertIn('`series-off` run 3: workload did not finish', md)
