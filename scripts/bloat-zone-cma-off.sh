@@ -6,13 +6,13 @@
 #
 #   scripts/bloat-zone-cma-off.sh [-a "x86_64 arm64 i386"] [-f "fragments"] [-j N] TREE [PRE [POST]]
 #
-# TREE  a git tree of the series (its checkout is left alone: the revisions
+# TREE  a work tree of a series, e.g. build/linux-6.12 (its checkout is left alone: the revisions
 #       are built in the detached worktrees TREE-bloat-pre and TREE-bloat-post)
 # PRE   (or -) default: the parent of the commit "mm: index zone_names[] by zone type,
 #       check the per-zone event order" (the first ZONE_CMA patch)
 # POST  default: HEAD of TREE
 #
-# Builds go to build/out/bloat-<arch>-<pre|post> (fragments as the variants:
+# Builds go to build/out/bloat-<tree name>-<arch>-<pre|post> (fragments as the variants:
 # x86_64 = common x86_64, arm64 = common arm64 arm64-4k, i386 = common i386
 # i386-highmem, then the -f fragments of configs/, e.g. -f hotplug), ccache
 # as the harness, -j3. The version string and build
@@ -87,7 +87,7 @@ worktree() { # worktree <pre|post> <rev>: a detached checkout of rev
 }
 
 build() { # build <arch> <pre|post>
-	arch=$1 side=$2 wt=$tree-bloat-$2 out=$outdir/bloat-$1-$2
+	arch=$1 side=$2 wt=$tree-bloat-$2 out=$outdir/bloat-$(basename "$tree")-$1-$2
 	case $arch in
 	x86_64) karch=x86_64 cross='' frags="common x86_64" ;;
 	arm64) karch=arm64 cross=aarch64-linux-gnu- frags="common arm64 arm64-4k" ;;
@@ -140,7 +140,7 @@ diffs=0
 for arch in $arches; do
 	build "$arch" pre
 	build "$arch" post
-	p=$outdir/bloat-$arch-pre q=$outdir/bloat-$arch-post
+	p=$outdir/bloat-$(basename "$tree")-$arch-pre q=$outdir/bloat-$(basename "$tree")-$arch-post
 	echo "== $arch"
 	# The .configs may differ only by the new (unset) ZONE_CMA symbol.
 	cdiff=$(diff "$p/.config" "$q/.config" | grep '^[<>]' | grep -v '^[<>] #$' || true)

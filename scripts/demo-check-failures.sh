@@ -3,24 +3,30 @@
 #   checkpatch  a patch has a checkpatch warning (a printk without a level)
 #   bisect      a commit does not build although the next one does
 #   sparse      a commit adds a sparse warning (an undeclared global symbol)
-# Each fault is a commit on top of the series in a scratch worktree,
-# build/linux-demo-check; build/linux and patches/ are left alone.
+# Each fault is a commit on top of the series of base $SERIES (default
+# mainline) in a scratch worktree, build/wt/<base>/demo-check; the base's
+# work tree and patch folder are left alone.
 #
-#   scripts/demo-check-failures.sh [checkpatch|bisect|sparse]...
+#   [SERIES=6.12] scripts/demo-check-failures.sh [checkpatch|bisect|sparse]...
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-wt=$top/build/linux-demo-check
-harness="/usr/bin/python3 -m harness"
 . "$top/scripts/demo-lib.sh"
+. "$top/scripts/base-lib.sh"
+load_base "${SERIES:-mainline}"
+tree=$base_tree
+wt=$top/build/wt/$base_name/demo-check
+harness="$PYTHON -m harness"
+scripts/series.sh tree "$base_name" || exit 2
 
 # A fresh worktree at the head of the series.
 reset_worktree() {
-	head=$(git -C build/linux rev-parse HEAD)
+	head=$(git -C "$tree" rev-parse HEAD)
 	if [ -d "$wt" ]; then
 		git -C "$wt" checkout -q --detach "$head" && git -C "$wt" reset -q --hard
 	else
-		git -C build/linux worktree add -q --detach "$wt" "$head"
+		mkdir -p "$(dirname "$wt")"
+		git -C "$tree" worktree add -q --detach "$wt" "$head"
 	fi
 }
 
@@ -42,11 +48,11 @@ void cma_demo_log(void)
 EOF
 	commit "mm/cma: demo: a printk without a log level"
 	tmp=$(mktemp -d)
-	cp patches/0*.patch "$tmp/"
-	n=$(ls patches/0*.patch | wc -l)
+	cp "$base_patches"/0*.patch "$tmp/" 2>/dev/null
+	n=$(ls "$base_patches"/0*.patch 2>/dev/null | wc -l)
 	git -C "$wt" format-patch -q --start-number "$n" -1 -o "$tmp"
 	expect checkpatch 'FAIL.*printk\(\) should include KERN_' \
-		$harness check --only checkpatch --patches "$tmp"
+		$harness check --series "$base_name" --only checkpatch --patches "$tmp"
 	rm -rf "$tmp"
 }
 
@@ -70,7 +76,7 @@ int cma_demo_helper(void)
 EOF
 	commit "mm/cma: demo: add the helper"
 	expect bisect 'FAIL.*demo: call a helper.*build failed' \
-		$harness check --only bisect --tree "$wt" --from HEAD~2 --bisect x86_64:on
+		$harness check --series "$base_name" --only bisect --tree "$wt" --from HEAD~2 --bisect x86_64:on
 }
 
 demo_sparse() {
@@ -78,7 +84,7 @@ demo_sparse() {
 	printf '\nint cma_demo_counter;\n' >> "$wt/mm/cma.c"
 	commit "mm/cma: demo: a global without a declaration"
 	expect sparse "FAIL.*mm/cma.c.*cma_demo_counter.*not declared" \
-		$harness check --only compiler --tree "$wt" --from HEAD~1
+		$harness check --series "$base_name" --only compiler --tree "$wt" --from HEAD~1
 }
 
 [ $# -gt 0 ] || set -- checkpatch bisect sparse
@@ -88,6 +94,6 @@ for d in "$@"; do
 	*) say "demo-check-failures: unknown demo $d (checkpatch, bisect, sparse)" >&2; exit 2 ;;
 	esac
 done
-[ -d "$wt" ] && git -C build/linux worktree remove --force "$wt"
+[ -d "$wt" ] && git -C "$tree" worktree remove --force "$wt"
 [ $status = 0 ] && say "every fault was caught" || say "some fault was NOT caught"
 exit $status

@@ -5,23 +5,35 @@
 # (That the stress test fails on 5.11's allocator, without cma_mutex and
 # without retry, is shown by `make bench B=cma-concurrency-16k`: its
 # no-mutex kernel is that allocator.)
-# Kernel and test faults are applied to build/linux for one run on variant
-# $V (default x86_64) and reverted afterwards. Needs a clean build/linux.
+# Kernel and test faults are applied for one run on variant $V (default
+# x86_64) to the work tree of V's base (build/linux, build/linux-6.12) and
+# reverted afterwards; that tree must be clean. The kernel and test faults
+# (harness/faults/*.patch) are written against the 6.12 series: on a base
+# whose series lacks the code they touch, they do not apply and the demo
+# says so (V=x86_64-zone-cma runs them on 6.12).
 #
 #   scripts/demo-failures.sh [patch|fragment|counters|hang|warning]...
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-tree=build/linux
 faults=harness/faults
 V=${V:-x86_64}
 . "$top/scripts/demo-lib.sh"
+. "$top/scripts/base-lib.sh"
+base=$("$PYTHON" -m harness variants --base-of "$V") || exit 2
+load_base "$base"
+tree=$base_tree
+scripts/series.sh tree "$base_name" || exit 2
 
 # with_fault PATCH CMD...: run CMD with PATCH applied to the work tree.
 with_fault() {
 	patch=$1
 	shift
-	git -C "$tree" apply "$top/$faults/$patch" || { status=1; return 1; }
+	git -C "$tree" apply "$top/$faults/$patch" || {
+		say "demo: $patch does not apply to $tree (Linux $base_linux + $base_patches/)"
+		status=1
+		return 1
+	}
 	"$@"
 	rc=$?
 	git -C "$tree" apply -R "$top/$faults/$patch"
@@ -33,36 +45,36 @@ demo_patch() {
 	pd=$(mktemp -d)
 	rmdir "$wt"
 	git -C "$tree" worktree add -q --detach "$wt" base
-	cp patches/[0-9]*.patch "$pd"/ 2>/dev/null
+	cp "$base_patches"/[0-9]*.patch "$pd"/ 2>/dev/null
 	cp "$faults/does-not-apply.patch" "$pd/9999-does-not-apply.patch"
 	expect patch '9999-does-not-apply.patch does not apply.*mm/cma.c' \
-		scripts/series.sh apply "$wt" "$pd"
+		scripts/series.sh apply "$base_name" "$wt" "$pd"
 	git -C "$tree" worktree remove --force "$wt"
 	rm -rf "$pd"
 }
 
 demo_fragment() {
 	expect fragment 'CONFIG_ZONE_CMA: fragment sets y, .config has n' \
-		env HARNESS_VARIANTS="$faults/variants.ini" python3 -m harness run unsettable
+		env HARNESS_VARIANTS="$faults/variants.ini" "$PYTHON" -m harness run unsettable
 }
 
 demo_counters() {
 	expect counters 'FAIL: .*alloc 1 pages moves used and alloc_pages_success' \
-		with_fault counters-wrong.patch python3 -m harness run "$V"
+		with_fault counters-wrong.patch "$PYTHON" -m harness run "$V"
 }
 
 demo_hang() {
 	expect hang 'TIMEOUT: selftests: cma: cma_debugfs' \
-		with_fault test-hangs.patch python3 -m harness run "$V" --timeout 20
+		with_fault test-hangs.patch "$PYTHON" -m harness run "$V" --timeout 20
 }
 
 demo_warning() {
 	expect warning 'FAIL: kernel splat: WARNING: .*cma_alloc_write' \
-		with_fault kernel-warns.patch python3 -m harness run "$V"
+		with_fault kernel-warns.patch "$PYTHON" -m harness run "$V"
 }
 
 if git -C "$tree" status --porcelain --untracked-files=no | grep -q .; then
-	say "demo-failures: build/linux has uncommitted changes; commit them first" >&2
+	say "demo-failures: $tree has uncommitted changes; commit them first" >&2
 	exit 2
 fi
 [ $# -gt 0 ] || set -- patch fragment counters hang warning
