@@ -19,8 +19,8 @@
 # this repository's git config (refused when either is unset) become each
 # commit's author, the previous author's Signed-off-by lines are dropped and
 # the exporter's is the last trailer, once. The commits of TREE are rewritten
-# that way (git rebase --exec scripts/sign-off.sh), so that the tree and the
-# files agree; a commit already in that form is left as it is.
+# that way (git commit-tree: same trees, no file touched), so that the tree
+# and the files agree; a commit already in that form is left as it is.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -127,12 +127,64 @@ exporter() {
 		die "git config user.name and user.email must be set in $top: every exported patch is authored and signed off (DCO) by whoever exports it. Set them with: git -C $top config user.name 'Your Name'; git -C $top config user.email you@example.org"
 }
 
+# signed_message COMMIT: COMMIT's message with the Signed-off-by lines of
+# its author and of the exporter dropped and the exporter's added as the
+# last trailer: to the trailer block that ends the message (lines
+# "Token: value", indented continuations), or in a paragraph of its own.
+# (Not git interpret-trailers: it files the trailer above a final line
+# that starts with "#", taking it for a comment.)
+signed_message() {
+	git -C "$tree" log -1 --format=%B "$1" |
+		grep -vxF -e "Signed-off-by: $(git -C "$tree" log -1 --format='%an <%ae>' "$1")" \
+			-e "Signed-off-by: $ename <$eemail>" |
+		awk -v sob="Signed-off-by: $ename <$eemail>" '
+		{ line[NR] = $0 }
+		END {
+			n = NR
+			while (n > 0 && line[n] ~ /^[ \t]*$/) n--
+			s = n
+			while (s > 1 && line[s - 1] !~ /^[ \t]*$/) s--
+			block = s > 1	# the subject paragraph is no trailer block
+			for (i = s; i <= n; i++)
+				if (line[i] !~ /^[A-Za-z0-9][A-Za-z0-9-]*: / && line[i] !~ /^[ \t]/)
+					block = 0
+			for (i = 1; i <= n; i++) print line[i]
+			if (!block) print ""
+			print sob
+		}'
+}
+
+# Rewrite base..HEAD as the exporter with git commit-tree: same trees, same
+# author dates, the exporter as author and committer, signed_message(). The
+# branch moves to the new commits; index and files are not touched (their
+# tree is the same), so nothing is rebuilt. A commit already in that form
+# keeps its id.
 sign_off() {
-	if ! SERIES_NAME=$ename SERIES_EMAIL=$eemail GIT_EDITOR=: \
-		git -C "$tree" -c user.name="$ename" -c user.email="$eemail" \
-		rebase -q base --exec "$top/scripts/sign-off.sh" >/dev/null; then
-		git -C "$tree" rebase --abort >/dev/null 2>&1 || true
-		die "signing off $tname base..HEAD as $ename <$eemail> failed (see above); the tree is as it was"
+	parent=$(git -C "$tree" rev-parse base)
+	changed=0
+	msg=$(mktemp)
+	for c in $(git -C "$tree" rev-list --reverse base..HEAD); do
+		[ "$(git -C "$tree" rev-list --parents -1 "$c" | wc -w)" -eq 2 ] ||
+			die "$tname: $(git -C "$tree" log -1 --format='%h %s' "$c") is a merge; the series must be linear"
+		signed_message "$c" > "$msg"
+		if [ "$(git -C "$tree" rev-parse "$c^")" = "$parent" ] &&
+			[ "$(git -C "$tree" log -1 --format='%an <%ae>' "$c")" = "$ename <$eemail>" ] &&
+			[ "$(git -C "$tree" log -1 --format=%B "$c")" = "$(cat "$msg")" ]; then
+			parent=$c
+			continue
+		fi
+		parent=$(GIT_AUTHOR_NAME=$ename GIT_AUTHOR_EMAIL=$eemail \
+			GIT_AUTHOR_DATE=$(git -C "$tree" log -1 --format=%ad --date=raw "$c") \
+			GIT_COMMITTER_NAME=$ename GIT_COMMITTER_EMAIL=$eemail \
+			git -C "$tree" commit-tree "$(git -C "$tree" rev-parse "$c^{tree}")" \
+			-p "$parent" -F "$msg") || die "git commit-tree failed on $c"
+		changed=$((changed + 1))
+	done
+	rm -f "$msg"
+	if [ "$changed" -gt 0 ]; then
+		git -C "$tree" update-ref -m "series.sh export: sign off as $ename <$eemail>" \
+			"refs/heads/$branch" "$parent" "$(git -C "$tree" rev-parse HEAD)"
+		echo "series: signed off $changed commits of $tname as $ename <$eemail> (old head: $branch@{1})" >&2
 	fi
 }
 
