@@ -127,7 +127,12 @@ def prepare_variant(v, log, tests=None, btable=None):
     base = bases.lookup(btable, v.base)
     tree = tree_of(base)
     out = os.path.join(OUT, v.name)
-    build.log_step(f'{v.name}: base {base.name}, {ensure_tree(base)}')
+    holds = ensure_tree(base)
+    build.log_step(f'{v.name}: base {base.name}, {holds}')
+    for c in dict.fromkeys(t.split(':', 1)[0] for t in (tests or v.tests).split(',')):
+        if not os.path.isdir(os.path.join(tree, 'tools', 'testing', 'selftests', c)):
+            raise build.BuildError(f'variant {v.name}: the kernel has no kselftests '
+                                   f'{c} (tools/testing/selftests/{c}): {holds}')
     build.log_step(f'{v.name}: configure ({" + ".join(v.fragments)})')
     build.configure(v, tree, out, CONFIGS, log, base_title=base.title)
     build.log_step(f'{v.name}: build kernel (log: {os.path.relpath(log, ROOT)})')

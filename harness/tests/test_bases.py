@@ -111,5 +111,90 @@ class RepoBasesTest(unittest.TestCase):
         self.assertIn("unknown base '6.12'", str(e.exception))
 
 
+class TreePerBaseTest(unittest.TestCase):
+    """cli: a variant's kernel comes from its base's tree."""
+
+    def setUp(self):
+        self.bases = bases.parse(MAIN + OLD)
+
+    def test_tree_of(self):
+        from unittest import mock
+        with mock.patch.object(cli, 'TREE_OVERRIDE', None):
+            self.assertEqual(cli.tree_of(self.bases['6.12']),
+                             os.path.join(cli.ROOT, 'build', 'linux-6.12'))
+            self.assertEqual(cli.tree_of(self.bases['mainline']),
+                             os.path.join(cli.ROOT, 'build', 'linux'))
+
+    def test_no_kselftests_says_why(self):
+        import tempfile
+        from unittest import mock
+        from harness import build
+        v = variants.Variant(name='v', summary='', arch=variants.ARCHES['x86_64'],
+                             base='mainline', fragments=(), memory='1G', cpus=1,
+                             cmdline='', tests='cma', boot_timeout=1, qemu_extra=(),
+                             in_test=True)
+        why = 'build/linux: the bare base, Linux 7.3-rc7: patches/ has no patches yet'
+        with tempfile.TemporaryDirectory() as d, \
+                mock.patch.object(cli, 'TREE_OVERRIDE', d), \
+                mock.patch.object(cli, 'ensure_tree', lambda b: why), \
+                self.assertRaises(build.BuildError) as e:
+            cli.prepare_variant(v, os.path.join(d, 'log'), btable=self.bases)
+        self.assertIn('no kselftests cma', str(e.exception))
+        self.assertIn(why, str(e.exception))
+
+
+class PipelineTest(unittest.TestCase):
+    """run_variants: builds run ahead of boots, one of each at a time, and
+    the results come back in the variants' order."""
+
+    def test_order_and_overlap(self):
+        import threading
+        import time
+        from unittest import mock
+        from harness import build
+        events, lock = [], threading.Lock()
+        active = {'build': 0, 'boot': 0}
+
+        def note(kind, name, delta):
+            with lock:
+                active[kind] += delta
+                self.assertLessEqual(active[kind], 1, f'two {kind}s at once')
+                events.append((kind, name, delta))
+
+        def fake_build(v, tests, btable):
+            note('build', v, 1)
+            time.sleep(0.02)
+            note('build', v, -1)
+            return 'res-' + v, 'img-' + v
+
+        def fake_boot(v, resdir, built, tests, kvm, timeout):
+            note('boot', v, 1)
+            time.sleep(0.05)
+            note('boot', v, -1)
+            return (resdir, built)
+
+        with mock.patch.object(cli, 'build_variant', fake_build), \
+                mock.patch.object(cli, 'boot_variant', fake_boot), \
+                mock.patch.object(cli, 'ensure_tree', lambda b: ''), \
+                mock.patch.object(build, 'NICE', 0):
+            fake_vs = ['a', 'b', 'c']
+            with mock.patch.object(bases, 'lookup', lambda t, n: n):
+                got = cli.run_variants([_V(n) for n in fake_vs], {}, serial=False)
+        self.assertEqual([g[1] for g in got], ['img-a', 'img-b', 'img-c'])
+        # b's build started before a's boot ended: they overlapped.
+        start_b = events.index(('build', 'b', 1))
+        end_boot_a = events.index(('boot', 'a', -1))
+        self.assertLess(start_b, end_boot_a)
+
+
+class _V(str):
+    """A stand-in variant: its name, with .base and .name."""
+    base = 'mainline'
+
+    @property
+    def name(self):
+        return str(self)
+
+
 if __name__ == '__main__':
     unittest.main()
