@@ -137,6 +137,7 @@ class TreePerBaseTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d, \
                 mock.patch.object(cli, 'TREE_OVERRIDE', d), \
                 mock.patch.object(cli, 'ensure_tree', lambda b: why), \
+                mock.patch.object(build, 'log_step', lambda m: None), \
                 self.assertRaises(build.BuildError) as e:
             cli.prepare_variant(v, os.path.join(d, 'log'), btable=self.bases)
         self.assertIn('no kselftests cma', str(e.exception))
