@@ -57,14 +57,20 @@ debian_mirror() {
 }
 
 not_served() {
-	how="set ${base_tarball_env:-the base's tarball_env}=<path> to a copy of
-$base_tarball from that package (sha256 $base_sha256)"
-	[ -n "$base_tarball_env" ] || how="there is no local copy to fall back on (bases.ini sets no tarball_env)"
+	if [ -n "$base_tarball_env" ]; then
+		local_copy="  - $base_tarball_env=<path>: a copy of $base_tarball from that package
+    (sha256 $base_sha256),
+    e.g. make tree BASE=$base_name $base_tarball_env=/path/to/$(basename "$base_tarball");"
+	else
+		local_copy="  - (no local copy: configs/bases.ini gives this base no tarball_env);"
+	fi
 	die "cannot get $base_package $base_version (Linux $base_linux): $1
-The series is pinned to that base and will not drift to another one. Either
-$how, or get that exact version from the archive (suite $base_suite:
-$base_package=$base_version). To move the base, change configs/bases.ini,
-then rebuild and retest the series on it."
+The series is pinned to that base and will not drift to another one. Ways out:
+$local_copy
+  - the archive: make that exact version reachable (suite $base_suite:
+    $base_package=$base_version), then run again.
+To move to another base, change configs/bases.ini, then rebuild and retest
+the series on it."
 }
 
 tmp=$(mktemp -d)
