@@ -23,7 +23,7 @@ HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 # ZONE_CMA is only in the 6.12 series for now: bloat-zone-cma-off defaults to it.
-BLOAT_SERIES := $(if $(filter command line,$(origin SERIES)),$(SERIES),6.12)
+BLOAT_SERIES := $(if $(filter command line environment,$(origin SERIES)),$(SERIES),6.12)
 
 .PHONY: check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
 	shell kselftest harness-test checkpatch clean
@@ -86,7 +86,7 @@ harness-test:
 ## make checkpatch [SERIES=b]  scripts/checkpatch.pl --strict over patches/
 ##                     and backports/*/ (or one base's folder)
 checkpatch: deps
-	@$(HARNESS) checkpatch $(if $(filter command line,$(origin SERIES)),--series $(SERIES),)
+	@$(HARNESS) checkpatch $(if $(filter command line environment,$(origin SERIES)),--series $(SERIES),)
 
 ## make check [SERIES=b] [CHECKS=a,b] [MATRIX=x,y]  series quality gates:
 ##                     checkpatch, kerneldoc, compiler (sparse, W=1), bisect, matrix
