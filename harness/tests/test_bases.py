@@ -138,6 +138,8 @@ class TreePerBaseTest(unittest.TestCase):
                 mock.patch.object(cli, 'TREE_OVERRIDE', d), \
                 mock.patch.object(cli, 'ensure_tree', lambda b: why), \
                 mock.patch.object(build, 'log_step', lambda m: None), \
+                mock.patch.object(build, 'configure', lambda *a, **k: None), \
+                mock.patch.object(build, 'kernel', lambda *a: 'bzImage'), \
                 self.assertRaises(build.BuildError) as e:
             cli.prepare_variant(v, os.path.join(d, 'log'), btable=self.bases)
         self.assertIn('no kselftests cma', str(e.exception))
