@@ -56,3 +56,12 @@ class VariantTableTest(unittest.TestCase):
         self.assertTrue(v.in_test)
         for path in v.fragment_paths(os.path.join(root, 'configs')):
             self.assertTrue(os.path.exists(path), path)
+
+
+class MismatchMessageTest(unittest.TestCase):
+    def test_names_variant_base_and_tree(self):
+        msg = build.mismatch_message(_variant('arm64'), 'Linux 7.3-rc7', 'build/linux',
+                                     [('CONFIG_LIMIT_PAGE_BLOCK_ORDER', 'y', 'n')])
+        self.assertTrue(msg.startswith('variant arm64 on base mainline (Linux 7.3-rc7, '
+                                       'build/linux): Kconfig symbols'), msg)
+        self.assertIn('CONFIG_LIMIT_PAGE_BLOCK_ORDER: fragment sets y, .config has n', msg)
