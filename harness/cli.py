@@ -1,7 +1,7 @@
 """Commands behind the Makefile: variants, run, test, shell."""
 import argparse
-import os
 import concurrent.futures
+import os
 import re
 import subprocess
 import sys
@@ -85,27 +85,33 @@ def patches_of(base):
     return os.path.join(ROOT, base.patches)
 
 
-_READY = {}
+_READY = {}    # base name -> what its tree holds, or the BuildError it gave
 
 
 def ensure_tree(base):
     """@base's work tree, fetched and with its series applied when missing
-    (scripts/series.sh tree); once per run. Returns a line that says what
-    the tree holds; raises build.BuildError when it cannot be set up."""
-    if base.name in _READY:
-        return _READY[base.name]
+    (scripts/series.sh tree); tried once per run. Returns a line that says
+    what the tree holds; raises build.BuildError when it cannot be set up
+    (again for every variant of that base, without trying again)."""
+    if base.name not in _READY:
+        _READY[base.name] = _set_up_tree(base)
+    if isinstance(_READY[base.name], build.BuildError):
+        raise _READY[base.name]
+    return _READY[base.name]
+
+
+def _set_up_tree(base):
     tree = tree_of(base)
     if TREE_OVERRIDE:
         if not os.path.exists(os.path.join(tree, '.git')):
-            raise build.BuildError(f'HARNESS_TREE={tree} is not a git work tree')
+            return build.BuildError(f'HARNESS_TREE={tree} is not a git work tree')
     else:
         rc = subprocess.call(['sh', SERIES_SH, 'tree', base.name],
                              env=dict(os.environ, PYTHON=sys.executable))
         if rc:
-            raise build.BuildError(f'base {base.name}: {base.tree} could not be set up '
-                                   f'(scripts/series.sh tree {base.name} exited {rc})')
-    _READY[base.name] = describe_tree(base, tree)
-    return _READY[base.name]
+            return build.BuildError(f'base {base.name}: {base.tree} could not be set up '
+                                    f'(scripts/series.sh tree {base.name} exited {rc})')
+    return describe_tree(base, tree)
 
 
 def describe_tree(base, tree):

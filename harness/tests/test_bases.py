@@ -199,5 +199,26 @@ class _V(str):
         return str(self)
 
 
+class EnsureTreeOnceTest(unittest.TestCase):
+    def test_a_failed_set_up_is_not_retried(self):
+        from unittest import mock
+        from harness import build
+        calls = []
+
+        def fake_call(argv, env=None):
+            calls.append(argv)
+            return 1
+
+        b = bases.parse(MAIN)['mainline']
+        with mock.patch.object(cli, '_READY', {}), \
+                mock.patch.object(cli, 'TREE_OVERRIDE', None), \
+                mock.patch.object(cli.subprocess, 'call', fake_call):
+            for _ in range(2):
+                with self.assertRaises(build.BuildError) as e:
+                    cli.ensure_tree(b)
+                self.assertIn('series.sh tree mainline exited 1', str(e.exception))
+        self.assertEqual(len(calls), 1)
+
+
 if __name__ == '__main__':
     unittest.main()
