@@ -25,7 +25,7 @@ RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 # ZONE_CMA is only in the 6.12 series for now: bloat-zone-cma-off defaults to it.
 BLOAT_SERIES := $(if $(filter command line environment,$(origin SERIES)),$(SERIES),6.12)
 
-.PHONY: check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
+.PHONY: demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -134,6 +134,12 @@ bloat-zone-cma-off: deps
 	@scripts/series.sh tree $(BLOAT_SERIES)
 	@scripts/bloat-zone-cma-off.sh $(if $(ARCHES),-a "$(ARCHES)",) $(if $(FRAGMENTS),-f "$(FRAGMENTS)",) \
 		$$($(HARNESS) bases --shell $(BLOAT_SERIES) | sed -n 's/^base_tree=//p') $(if $(PRE)$(POST),$(or $(PRE),-) $(POST),)
+
+## make demo-defects  the kselftests for the review's defects fail on the kernels
+##                     they guard against (7.3-rc7, the 6.12 backport) and pass on
+##                     the series (needs make run and make run V=x86_64-zone-cma)
+demo-defects:
+	@scripts/demo-defects.sh
 
 ## make demo-failures [V=x]  show that each kind of fault fails a run, naming it
 ##                     (on the base of V; the kernel faults fit the 6.12 series)
