@@ -10,8 +10,8 @@
 #
 #   concurrency-quick.sh [RUNS] [SECONDS] [THREADS...]   (3 6 1 4 16 32)
 #
-# Needs `make run` (the x86_64 variant) and the pristine base kernel that
-# scripts/demo-defects.sh builds (build/out/x86_64-base).
+# Needs `make run` (the x86_64 variant); builds the pristine base kernel
+# once (scripts/x86-guest-lib.sh).
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -20,13 +20,13 @@ seconds=${2:-6}
 [ $# -ge 2 ] && shift 2 || set --
 [ $# -gt 0 ] || set -- 1 4 16 32
 out=$top/build/results/concurrency-quick
-base_kernel=$top/build/out/x86_64-base/arch/x86/boot/bzImage
 series_kernel=$top/build/out/x86_64/arch/x86/boot/bzImage
 initrd=$top/build/out/x86_64/initramfs.cpio.gz
 die() { echo "concurrency-quick: $*" >&2; exit 1; }
+. scripts/x86-guest-lib.sh
 case "$runs$seconds" in *[!0-9]*) die "RUNS and SECONDS are numbers" ;; esac
 [ -r "$series_kernel" ] && [ -r "$initrd" ] || die "no x86_64 build: make run"
-[ -r "$base_kernel" ] || die "no pristine base kernel: scripts/demo-defects.sh thp builds it"
+base_kernel=$(pristine_base_kernel) || die "cannot build the pristine base kernel"
 
 # The variant's initramfs plus the benchmark driver and workload.
 mkdir -p "$out"
@@ -47,10 +47,8 @@ while [ "$i" -le "$runs" ]; do
 	for k in base series; do
 		eval kernel=\$${k}_kernel
 		log=$out/$k-$i.log
-		timeout 1200 qemu-system-x86_64 -M pc -cpu max -m 1G -smp 2 -no-reboot \
-			-nographic -accel tcg -kernel "$kernel" -initrd "$out/initramfs.cpio.gz" \
-			-append "console=ttyS0 panic=-1 cma=256M harness.mode=bench harness.bench=$workload" \
-			> "$log" 2>&1 || true
+		x86_guest "$kernel" "$out/initramfs.cpio.gz" "$log" \
+			"harness.mode=bench harness.bench=$workload"
 		grep -a -o 'BENCH t[0-9]*_[a-z_]*=[0-9.]*' "$log" |
 			sed "s/^BENCH /$k $i /" >> "$out/figures"
 		grep -a -q 'WARNING: \|BUG: ' "$log" && echo "concurrency-quick: splat in $log" >&2

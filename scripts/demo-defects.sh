@@ -15,8 +15,8 @@
 #
 # Needs the x86_64 variant built (make run), whose initramfs carries the
 # series' kselftests, and for pinned and stress the x86_64-zone-cma variant
-# (make run V=x86_64-zone-cma). The pristine base kernel is built here, in
-# build/out/x86_64-base, from a worktree of build/linux at tag base.
+# (make run V=x86_64-zone-cma). The pristine base kernel is built once, in
+# build/out/x86_64-base (scripts/x86-guest-lib.sh).
 # Consoles go to build/results/demo-defects/.
 set -eu
 cd "$(dirname "$0")/.."
@@ -25,10 +25,9 @@ out=$top/build/results/demo-defects
 initrd=$top/build/out/x86_64/initramfs.cpio.gz
 series_kernel=$top/build/out/x86_64/arch/x86/boot/bzImage
 backport_kernel=$top/build/out/x86_64-zone-cma/arch/x86/boot/bzImage
-base_out=$top/build/out/x86_64-base
-base_tree=$top/build/wt-base
 
 die() { echo "demo-defects: $*" >&2; exit 1; }
+. scripts/x86-guest-lib.sh
 
 [ -r "$initrd" ] && [ -r "$series_kernel" ] ||
 	die "no x86_64 build: run 'make run' first"
@@ -38,31 +37,15 @@ mkdir -p "$out"
 # the test lines and any kernel WARNING.
 boot() {
 	name=$1 kernel=$2 tests=$3 args=${4:-}
-	timeout 1200 qemu-system-x86_64 -M pc -cpu max -m 1G -smp 2 -no-reboot \
-		-nographic -accel tcg -kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 cma=256M harness.mode=run harness.tests=$tests $args" \
-		> "$out/$name.log" 2>&1 || true
+	x86_guest "$kernel" "$initrd" "$out/$name.log" \
+		"harness.mode=run harness.tests=$tests $args"
 	echo "== $name: $(grep -m1 -a 'Linux version' "$out/$name.log" | sed 's/.*Linux version \([^ ]*\).*/Linux \1/')"
 	grep -a -E '^# (ok|not ok)|^(ok|not ok)|held pfn|allocations \(|WARNING: ' "$out/$name.log" |
 		sed 's/^/    /'
 }
 
 base_kernel() {
-	if [ ! -d "$base_tree" ]; then
-		git -C build/linux worktree add -q --detach "$base_tree" base
-	fi
-	if [ ! -r "$base_out/arch/x86/boot/bzImage" ]; then
-		mkdir -p "$base_out"
-		cp build/out/x86_64/.config "$base_out/.config"
-		make -s -C "$base_tree" O="$base_out" olddefconfig
-		grep -q '^CONFIG_PAGE_BLOCK_MAX_ORDER=5$' "$base_out/.config" ||
-			die "base config lost CONFIG_PAGE_BLOCK_MAX_ORDER=5"
-		echo "demo-defects: building pristine 7.3-rc7 in $base_out" >&2
-		cc=gcc
-		command -v ccache >/dev/null && cc="ccache gcc"
-		make -s -C "$base_tree" O="$base_out" CC="$cc" -j"$(nproc)" bzImage
-	fi
-	echo "$base_out/arch/x86/boot/bzImage"
+	pristine_base_kernel || die "cannot build the pristine base kernel"
 }
 
 backport_kernel() {
