@@ -176,8 +176,30 @@ def summarise(values):
     return statistics.median(values), min(values), max(values)
 
 
-def kernel_tree(root, kernel, base_name, series):
-    """Source tree of @kernel: @series (the base's work tree) for the series,
+def _worktree(series, path, commit):
+    """Check out @commit of the repository @series, detached, at @path."""
+    if not os.path.isdir(path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        subprocess.check_call(['git', '-C', series, 'worktree', 'add', '-q',
+                               '--detach', path, commit])
+    else:
+        subprocess.check_call(['git', '-C', path, 'reset', '-q', '--hard'])
+        subprocess.check_call(['git', '-C', path, 'checkout', '-q', '--detach', commit])
+    return path
+
+
+def series_snapshot(root, base_name, series):
+    """build/wt/<base>/bench-series: a worktree at the HEAD of @series (the
+    base's work tree) when the benchmark starts. Kernels and kselftests are
+    built from it, so that commits and rebases in the work tree during a
+    long run change nothing that is measured."""
+    head = subprocess.run(['git', '-C', series, 'rev-parse', 'HEAD'],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    return _worktree(series, os.path.join(root, 'build', 'wt', base_name, 'bench-series'), head)
+
+
+def kernel_tree(root, kernel, base_name, snapshot):
+    """Source tree of @kernel: @snapshot (series_snapshot()) for the series,
     else a worktree of it under build/wt/<base>/.
 
     'base' is build/wt/<base>/bench-base, a worktree at tag base (the
@@ -186,22 +208,15 @@ def kernel_tree(root, kernel, base_name, series):
     on top.
     """
     if kernel.tree == 'series' and not kernel.patches:
-        return series
+        return snapshot
     commit = 'base' if kernel.tree == 'base' else subprocess.run(
-        ['git', '-C', series, 'rev-parse', 'HEAD'], capture_output=True,
+        ['git', '-C', snapshot, 'rev-parse', 'HEAD'], capture_output=True,
         text=True, check=True).stdout.strip()
     name = 'bench-base'
     if kernel.patches:
         h = hashlib.sha1(repr((commit, kernel.patches)).encode()).hexdigest()[:8]
         name = f'bench-{kernel.tree}-{h}'
-    path = os.path.join(root, 'build', 'wt', base_name, name)
-    if not os.path.isdir(path):
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        subprocess.check_call(['git', '-C', series, 'worktree', 'add', '-q',
-                               '--detach', path, commit])
-    else:
-        subprocess.check_call(['git', '-C', path, 'reset', '-q', '--hard'])
-        subprocess.check_call(['git', '-C', path, 'checkout', '-q', '--detach', commit])
+    path = _worktree(snapshot, os.path.join(root, 'build', 'wt', base_name, name), commit)
     for p in kernel.patches:
         rc = subprocess.call(['git', '-C', path, 'apply', os.path.join(root, p)])
         if rc:
@@ -261,8 +276,8 @@ def series_description(tree):
 
 
 def prepare(root, bench, log, series):
-    """Build every distinct kernel of @bench from the work tree @series of
-    its base; {kernel name: (variant, kernel, image, initrd)}."""
+    """Build every distinct kernel of @bench from @series (series_snapshot()
+    of its base's work tree); {kernel name: (variant, kernel, image, initrd)}."""
     configs = os.path.join(root, 'configs')
     built = {}
     out = {}
@@ -296,6 +311,7 @@ def run(root, bench, results_dir, base, series):
     log = os.path.join(logdir, 'build.log')
     if os.path.exists(log):
         os.unlink(log)
+    series = series_snapshot(root, bench.guest.base, series)
     kernels = prepare(root, bench, log, series)
     extra = 'harness.bench=' + ','.join(bench.workload)
     if bench.zram:
