@@ -439,10 +439,6 @@ def shell(v, kvm, btable):
     return os.spawnvp(os.P_WAIT, argv[0], argv)
 
 
-if __name__ == '__main__':
-    sys.exit(main())
-
-
 def run_check(args, btable):
     from . import gates
     base = bases.lookup(btable, args.series)
@@ -507,3 +503,7 @@ def run_check(args, btable):
         f.write('\n'.join(lines) + '\n')
     print('\n'.join(lines))
     return 0 if all(s.ok for s in summaries) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -86,10 +86,6 @@ class BenchLoadTest(unittest.TestCase):
             self.assertIn(msg, str(e.exception))
 
 
-if __name__ == '__main__':
-    unittest.main()
-
-
 def _base_612():
     """The 6.12 base and a work tree that does not exist (no git needed)."""
     return bases.load(cli.BASES_INI)['6.12'], os.path.join(cli.ROOT, 'build', 'no-such-tree')
@@ -135,3 +131,7 @@ class BenchReportTest(unittest.TestCase):
                       '6.12.117-1~deb12u1) (tag `base` of `build/linux-6.12`)', md)
         self.assertIn('| `series-off` | 2/3 | 99.0 (99.0-99.0) | 0.990 |', md)
         self.assertIn('`series-off` run 3: workload did not finish', md)
+
+
+if __name__ == '__main__':
+    unittest.main()
