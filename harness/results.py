@@ -63,6 +63,7 @@ def summarise(variant, ktap_text, expected_tests, splats, boot_problem=None):
         problems.append(f'runner planned {block.plan} tests, {reported} reported')
     if block.bail_out:
         problems.append('runner bailed out: ' + block.bail_out)
+    problems += ['KTAP: ' + p for p in block.problems]
     for kind, line in splats:
         problems.append(f'kernel splat: {line}')
     return Summary(variant, cases, problems)

@@ -81,10 +81,15 @@ class AnalyseTest(unittest.TestCase):
         self.assertIn('  SKIP: v: why', printer.report(b))
 
 
+def load_variants(text):
+    """The variants of ini @text; base b is mainline."""
+    btable = dict(BTABLE, b=BTABLE['mainline'])
+    return load_text(lambda p: variants.load(p, btable), text)
+
+
 class VariantsTest(unittest.TestCase):
     def load(self, text):
-        btable = dict(BTABLE, b=BTABLE['mainline'])
-        return load_text(lambda p: variants.load(p, btable), text)
+        return load_variants(text)
 
     def test_repo_table_loads(self):
         table = variants.load(paths.VARIANTS_INI, BTABLE)
@@ -116,7 +121,7 @@ class VariantsTest(unittest.TestCase):
 class TestArgsTest(unittest.TestCase):
     def test_parse_and_command_line(self):
         from harness import qemu
-        t = VariantsTest.load(None, '[v]\nsummary = s\narch = x86_64\n'
+        t = load_variants('[v]\nsummary = s\narch = x86_64\n'
                               'fragments = c\nbase = b\ntest_args = cma_stress=-t,32\n')
         self.assertEqual(t['v'].test_args, (('cma_stress', '-t,32'),))
         argv = qemu.command(t['v'], 'k', 'i')
@@ -124,7 +129,7 @@ class TestArgsTest(unittest.TestCase):
 
     def test_bad_item(self):
         with self.assertRaises(variants.VariantError) as e:
-            VariantsTest.load(None, '[v]\nsummary = s\narch = x86_64\n'
+            load_variants('[v]\nsummary = s\narch = x86_64\n'
                               'fragments = c\nbase = b\ntest_args = cma_stress\n')
         self.assertIn("'cma_stress' is not <test>=<arg>", str(e.exception))
 
