@@ -72,3 +72,9 @@ def worktree(repo, path, commit, reset=False):
             git(path, 'reset', '-q', '--hard')
         git(path, 'checkout', '-q', '--detach', commit)
     return path
+
+
+def system_env():
+    """The environment with Debian's /usr/bin first: checkpatch's spdxcheck
+    and Sphinx need Debian's python3 and its packages, not a pyenv one."""
+    return dict(os.environ, PATH='/usr/bin:/bin:' + os.environ.get('PATH', ''))
