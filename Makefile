@@ -118,11 +118,11 @@ bench-plot:
 bench-list:
 	@$(HARNESS) bench --list
 
-## make bisect-check [SERIES=b]  every patch's CMA objects build (W=1),
-##                     CONFIG_CMA_CONCURRENT_ALLOC on and off
+## make bisect-check [SERIES=b]  make check's bisect gate alone: every commit
+##                     builds vmlinux, x86_64 and arm64, the series' options
+##                     on and off
 bisect-check: deps
-	@scripts/series.sh tree $(SERIES)
-	@scripts/bisect-objects.sh $(SERIES)
+	@$(HARNESS) check --series $(SERIES) --only bisect
 
 ## make bloat-zone-cma-off [ARCHES="x86_64 arm64 i386"] [FRAGMENTS=hotplug] [PRE=rev] [POST=rev]
 ##                     with CONFIG_ZONE_CMA=n the ZONE_CMA patches change nothing:

@@ -1,12 +1,28 @@
 """Build, boot and test harness for the CMA patch series.
 
-One module per job, in the spirit of tools/testing/kunit:
-  variants  - the variant table (configs/variants.ini)
-  kconfig   - merge Kconfig fragments and verify the result
-  build     - kernel, kselftests and initramfs for one variant
-  qemu      - QEMU command line and a boot with a wall-clock limit
-  ktap      - parse KTAP/TAP output of run_kselftest.sh
-  splat     - find kernel splats in a console log
-  results   - per-variant summary and the final "N passed" line
-  cli       - the commands the Makefile calls
+One job per module, in the spirit of tools/testing/kunit:
+  cli          the commands' arguments and a table from name to handler
+  paths        where things are: the repository, configs/, build/
+  bases        the kernel bases (configs/bases.ini)
+  arches       the arch table: toolchain, image, QEMU facts, base fragments;
+               compose() builds every kernel's fragment list
+  variants     the variant table (configs/variants.ini)
+  matrix       make check's Kconfig matrix (configs/matrix.ini)
+  kconfig      read Kconfig fragments and verify a .config honours them
+  build        the one configure path; kernel, kselftests, initramfs
+  proc         a logged subprocess, a scratch git worktree, reproduce lines
+  qemu         QEMU command line and a boot with a wall-clock limit
+  console      split a guest's console (KTAP, bench lines, kernel lines);
+               judge a test boot
+  ktap         parse KTAP/TAP output of run_kselftest.sh
+  splat        find kernel splats in a console log
+  results      a variant's Summary and its JSON file
+  printer      every progress and result line the harness prints
+  pipeline     the per-variant pipeline of make run and make test
+  checks       the harness's own tests and checkpatch
+  diagnostics  make check's parsers: warnings, diffs, C definitions
+  gates        make check's gates (runners)
+  bench        make bench: the benchmark table, builds and runs
+  benchstats   make bench: median and spread of the runs
+  benchreport  make bench: Markdown, JSON and plot
 """

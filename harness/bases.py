@@ -13,7 +13,10 @@ import re
 import shlex
 
 REQUIRED = ('linux', 'package', 'version', 'suite', 'fetch', 'tarball',
-            'sha256', 'tree', 'patches', 'series')
+            'sha256', 'tree', 'patches', 'series', 'guest_fragments', 'options_on',
+            'options_off')
+# Keys whose value is a list of configs/ fragment names.
+FRAGMENT_KEYS = ('guest_fragments', 'options_on', 'options_off')
 FETCH_METHODS = ('install', 'download')
 MAIN_TREE, MAIN_PATCHES = 'build/linux', 'patches'
 _NAME = re.compile(r'^[A-Za-z0-9][A-Za-z0-9._-]*$')
@@ -40,6 +43,13 @@ class Base:
     tree: str               # work tree, relative to the repository
     patches: str            # exported series, relative to the repository
     series: str             # cover-letter.txt and version
+    guest_fragments: tuple  # fragments of every kernel of this base that boots
+    options_on: tuple       # the series' options on (make check)
+    options_off: tuple      # and off
+
+    def options(self, which):
+        """The option fragments of this base, 'on' or 'off'."""
+        return {'on': self.options_on, 'off': self.options_off}[which]
 
     @property
     def title(self):
@@ -56,7 +66,7 @@ class Base:
         lower case, so that they cannot clobber a user's BASE_TARBALL)."""
         fields = dataclasses.asdict(self)
         fields['commit_message'] = self.commit_message
-        return ''.join(f'base_{k}={shlex.quote(v)}\n'
+        return ''.join(f'base_{k}={shlex.quote(" ".join(v) if isinstance(v, tuple) else v)}\n'
                        for k, v in fields.items())
 
 
@@ -98,6 +108,8 @@ def _parse_section(name, sec):
         raise BaseError(f'{where}: tree and patches must be build/linux-{name} and '
                         f'backports/{name} (or {MAIN_TREE} and {MAIN_PATCHES}), not '
                         f'{v["tree"]!r} and {v["patches"]!r}')
+    for key in FRAGMENT_KEYS:
+        v[key] = tuple(v[key].split())
     return Base(name=name, **v)
 
 

@@ -13,35 +13,11 @@ import dataclasses
 import hashlib
 import json
 import os
-import re
-import statistics
 import subprocess
+import sys
 import time
 
-from . import build, qemu, splat, variants
-
-MARK_BEGIN = '===HARNESS-BENCH-BEGIN==='
-MARK_END = '===HARNESS-BENCH-END==='
-_BOOT = re.compile(r'HARNESS: userspace up at ([0-9.]+) s')
-_BENCH = re.compile(r'^BENCH ([A-Za-z0-9_]+)=(\S+)')
-_VMSTAT = re.compile(r'^VMSTAT (\S+) (-?\d+)')
-_SAMPLE = re.compile(r'^SAMPLE (.*)')
-
-# Figures derived from /proc/vmstat deltas: name -> vmstat fields summed.
-VMSTAT_SUMS = {
-    'pswpin': ('pswpin',),
-    'pswpout': ('pswpout',),
-    'allocstall': ('allocstall_dma', 'allocstall_dma32', 'allocstall_normal',
-                   'allocstall_movable', 'allocstall_highmem',
-                   'allocstall_device', 'allocstall_cma'),
-    'pgscan': ('pgscan_kswapd', 'pgscan_direct', 'pgscan_khugepaged'),
-    'pgsteal': ('pgsteal_kswapd', 'pgsteal_direct', 'pgsteal_khugepaged'),
-    'compact_stall': ('compact_stall',),
-    'compact_scanned': ('compact_migrate_scanned', 'compact_free_scanned'),
-    'kcompactd_wake': ('compact_daemon_wake',),
-    'kswapd_wake': ('pageoutrun',),
-}
-
+from . import bases, build, console, paths, printer, proc, qemu, variants
 
 class BenchError(Exception):
     pass
@@ -72,7 +48,10 @@ class Benchmark:
     kselftests: tuple = ()      # selftest dirs built from the series tree
 
 
-def load(path, runs_override=None, known_bases=None):
+def load(path, runs_override=None, btable=None):
+    """{name: Benchmark} of @path; @btable: {name: bases.Base} (default:
+    configs/bases.ini)."""
+    btable = btable if btable is not None else bases.load(paths.BASES_INI)
     cp = configparser.ConfigParser(interpolation=None)
     with open(path) as f:
         cp.read_file(f)
@@ -82,7 +61,7 @@ def load(path, runs_override=None, known_bases=None):
             continue
         s = cp[sec]
         try:
-            guest = variants._parse_section(sec, s, known_bases)
+            guest = variants._parse_section(sec, s, btable)
         except variants.VariantError as e:
             raise BenchError(f'benchmark {e}') from None
         kernels = []
@@ -119,75 +98,6 @@ def load(path, runs_override=None, known_bases=None):
     return out
 
 
-def parse_console(text):
-    """Figures of one boot: {'metrics': {...}, 'samples': [...], 'splats': [...]}."""
-    metrics, samples, vm = {}, [], {}
-    inside = False
-    kernel_lines = []
-    for line in text.splitlines():
-        line = line.rstrip('\r')
-        m = _BOOT.search(line)
-        if m:
-            metrics['boot_s'] = float(m.group(1))
-        if line.startswith(MARK_BEGIN):
-            inside = True
-            continue
-        if line.startswith(MARK_END):
-            inside = False
-            metrics['_finished'] = 1
-            continue
-        if not inside or line.startswith('['):
-            kernel_lines.append(line)
-            continue
-        m = _BENCH.match(line)
-        if m:
-            try:
-                metrics[m.group(1)] = float(m.group(2))
-            except ValueError:
-                pass
-            continue
-        m = _VMSTAT.match(line)
-        if m:
-            vm[m.group(1)] = int(m.group(2))
-            continue
-        m = _SAMPLE.match(line)
-        if m:
-            sample = {}
-            for kv in m.group(1).split():
-                k, _, v = kv.partition('=')
-                try:
-                    sample[k] = float(v)
-                except ValueError:
-                    pass
-            samples.append(sample)
-    # Event counters (CONFIG_VM_EVENT_COUNTERS) are missing, not zero, when
-    # the kernel does not count them: pgfault always moves when they exist.
-    if '_finished' in metrics and 'pgfault' in vm:
-        for name, fields in VMSTAT_SUMS.items():
-            metrics[name] = sum(vm.get(f, 0) for f in fields)
-    return {'metrics': metrics, 'samples': samples, 'vmstat': vm,
-            'splats': splat.find(kernel_lines)}
-
-
-def summarise(values):
-    """(median, min, max) of @values, or None when empty."""
-    if not values:
-        return None
-    return statistics.median(values), min(values), max(values)
-
-
-def _worktree(series, path, commit):
-    """Check out @commit of the repository @series, detached, at @path."""
-    if not os.path.isdir(path):
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        subprocess.check_call(['git', '-C', series, 'worktree', 'add', '-q',
-                               '--detach', path, commit])
-    else:
-        subprocess.check_call(['git', '-C', path, 'reset', '-q', '--hard'])
-        subprocess.check_call(['git', '-C', path, 'checkout', '-q', '--detach', commit])
-    return path
-
-
 def series_snapshot(root, base_name, series):
     """build/wt/<base>/bench-series: a worktree at the HEAD of @series (the
     base's work tree) when the benchmark starts. Kernels and kselftests are
@@ -195,7 +105,8 @@ def series_snapshot(root, base_name, series):
     long run change nothing that is measured."""
     head = subprocess.run(['git', '-C', series, 'rev-parse', 'HEAD'],
                           capture_output=True, text=True, check=True).stdout.strip()
-    return _worktree(series, os.path.join(root, 'build', 'wt', base_name, 'bench-series'), head)
+    return proc.worktree(series, os.path.join(root, 'build', 'wt', base_name, 'bench-series'),
+                         head, reset=True)
 
 
 def kernel_tree(root, kernel, base_name, snapshot):
@@ -216,7 +127,8 @@ def kernel_tree(root, kernel, base_name, snapshot):
     if kernel.patches:
         h = hashlib.sha1(repr((commit, kernel.patches)).encode()).hexdigest()[:8]
         name = f'bench-{kernel.tree}-{h}'
-    path = _worktree(snapshot, os.path.join(root, 'build', 'wt', base_name, name), commit)
+    path = proc.worktree(snapshot, os.path.join(root, 'build', 'wt', base_name, name), commit,
+                         reset=True)
     for p in kernel.patches:
         rc = subprocess.call(['git', '-C', path, 'apply', os.path.join(root, p)])
         if rc:
@@ -224,7 +136,8 @@ def kernel_tree(root, kernel, base_name, snapshot):
     return path
 
 
-def _kernel_variant(bench, kernel):
+def kernel_variant(bench, kernel):
+    """The guest of @bench with the fragments and command line of @kernel."""
     g = bench.guest
     return dataclasses.replace(
         g, name=f'{bench.name}-{kernel.name}',
@@ -267,29 +180,20 @@ def _workload_binaries(root, arch, out_dir, kselftests=(), series=None):
     return files
 
 
-def series_description(tree):
-    def git(*a):
-        return subprocess.run(['git', '-C', tree, *a], capture_output=True,
-                              text=True).stdout.strip()
-    n = git('rev-list', '--count', 'base..HEAD')
-    return f'{git("rev-parse", "--short", "HEAD")} ({n} patches: {git("log", "-1", "--format=%s")})'
-
-
 def prepare(root, bench, log, series):
     """Build every distinct kernel of @bench from @series (series_snapshot()
     of its base's work tree); {kernel name: (variant, kernel, image, initrd)}."""
-    configs = os.path.join(root, 'configs')
     built = {}
     out = {}
     for k in bench.kernels:
-        v = _kernel_variant(bench, k)
+        v = kernel_variant(bench, k)
         key = _build_key(v, k)
         if key not in built:
             odir = os.path.join(root, 'build', 'out', key)
             tree = kernel_tree(root, k, v.base, series)
-            build.log_step(f'{bench.name}: build {k.tree} kernel '
+            printer.step(f'{bench.name}: build {k.tree} kernel '
                            f'({" + ".join(v.fragments + k.patches)}) in build/out/{key}')
-            build.configure(v, tree, odir, configs, log)
+            build.configure_variant(v, tree, odir, log)
             image = build.kernel(v, tree, odir, log)
             bins = _workload_binaries(root, v.arch, os.path.join(odir, 'bench-bin'),
                                       bench.kselftests, series)
@@ -327,13 +231,13 @@ def run(root, bench, results_dir, base, series):
             argv = qemu.command(v, image, initrd, mode='bench', extra_cmdline=extra)
             cmdlines[k.name] = argv
             console = os.path.join(logdir, f'{k.name}-run{r + 1}.log')
-            build.log_step(f'{bench.name}: [{step}/{total}] kernel {k.name}, '
+            printer.step(f'{bench.name}: [{step}/{total}] kernel {k.name}, '
                            f'run {r + 1}/{bench.runs}: booting and running '
                            f'{" ".join(bench.workload)}')
             t0 = time.monotonic()
             rc, _ = qemu.boot(argv, console, v.boot_timeout)
             with open(console, errors='replace') as f:
-                res = parse_console(f.read())
+                res = console.bench_figures(f.read())
             res['wall_s'] = time.monotonic() - t0
             problems = []
             if rc is None:
@@ -347,9 +251,10 @@ def run(root, bench, results_dir, base, series):
             runs[k.name].append(res)
             shown = ', '.join(f'{m} {res["metrics"][m]:g}' for m in bench.metrics
                               if m in res['metrics'])
-            build.log_step(f'{bench.name}:     {shown}' +
+            printer.step(f'{bench.name}:     {shown}' +
                            (f'  PROBLEMS: {"; ".join(problems)}' if problems else ''))
-    report = make_report(root, bench, runs, cmdlines, base, series)
+    from . import benchreport
+    report = benchreport.make_report(root, bench, runs, cmdlines, base, series)
     os.makedirs(results_dir, exist_ok=True)
     base = os.path.join(results_dir, bench.name)
     with open(base + '.md', 'w') as f:
@@ -357,235 +262,52 @@ def run(root, bench, results_dir, base, series):
     with open(base + '.json', 'w') as f:
         json.dump(report['data'], f, indent=1)
         f.write('\n')
-    plot_err = plot(bench, runs, base + '.png')
+    plot_err = benchreport.plot(bench, runs, base + '.png')
     if plot_err:
-        build.log_step(f'{bench.name}: no plot: {plot_err}')
+        printer.step(f'{bench.name}: no plot: {plot_err}')
     failed = sum(1 for rs in runs.values() for r in rs if r['problems'])
     return report['markdown'], failed
 
 
-def _fmt(x):
-    if x is None:
-        return '-'
-    if abs(x) >= 1000:
-        return f'{x:,.0f}'
-    if abs(x) >= 10:
-        return f'{x:.1f}'
-    return f'{x:.3g}'
-
-
-def make_report(root, bench, runs, cmdlines, base, series):
-    ref = bench.kernels[0].name
-    table = {}
-    for k in bench.kernels:
-        for m in bench.metrics:
-            vals = [r['metrics'][m] for r in runs[k.name]
-                    if m in r['metrics'] and not r['problems']]
-            table[(k.name, m)] = summarise(vals)
-    lines = [f'# Benchmark `{bench.name}`', '', bench.summary, '']
-    if bench.notes:
-        lines += [bench.notes, '']
-    lines += [f'Each kernel booted {bench.runs} times, interleaved; median of the '
-              f'runs, spread = min-max, ratio = median / median of `{ref}`. '
-              f'Absolute values come from a TCG guest on a shared 2-core '
-              f'machine: compare ratios, not seconds.', '']
-    if bench.plot == 'threads':
-        lines += _threads_table(bench, runs, ref)
-    else:
-        lines += _metrics_table(bench, runs, table, ref)
-    lines += _report_tail(root, bench, runs, cmdlines, base, series)
-    data = _report_data(root, bench, runs, cmdlines, base, series)
-    return {'markdown': '\n'.join(lines) + '\n', 'data': data, 'table': table}
-
-
-def thread_counts(bench):
-    """Thread counts of a 'threads' benchmark: its t<N>_allocs_per_s metrics."""
-    return sorted(int(m[1:].split('_')[0]) for m in bench.metrics
-                  if re.fullmatch(r't\d+_allocs_per_s', m))
-
-
-def _values(runs, kernel, metric):
-    return [r['metrics'][metric] for r in runs[kernel]
-            if metric in r['metrics'] and not r['problems']]
-
-
-def _threads_table(bench, runs, ref):
-    lines = ['| threads | kernel | allocations/s median (spread) | ratio | '
-             'failed allocations (all runs) | busy retries per allocation |',
-             '| --- | --- | --- | --- | --- | --- |']
-    for t in thread_counts(bench):
-        r0 = summarise(_values(runs, ref, f't{t}_allocs_per_s'))
-        for k in bench.kernels:
-            s = summarise(_values(runs, k.name, f't{t}_allocs_per_s'))
-            failed = sum(r['metrics'].get(f't{t}_failed', 0) for r in runs[k.name])
-            retries = summarise(_values(runs, k.name, f't{t}_retries'))
-            lines.append(f'| {t} | `{k.name}` | ' +
-                         (f'{_fmt(s[0])} ({_fmt(s[1])}-{_fmt(s[2])})' if s else '-') +
-                         ' | ' + (f'{s[0] / r0[0]:.2f}' if s and r0 and r0[0] else '-') +
-                         f' | {failed:.0f} | ' + (f'{retries[0]:.3f}' if retries else '-') +
-                         ' |')
-    return lines
-
-
-def _metrics_table(bench, runs, table, ref):
-    lines = []
-    header = '| kernel | runs | ' + ' | '.join(
-        f'{m} median (spread) | ratio' for m in bench.metrics) + ' |'
-    lines += [header, '|' + ' --- |' * (2 + 2 * len(bench.metrics))]
-    for k in bench.kernels:
-        ok_runs = sum(1 for r in runs[k.name] if not r['problems'])
-        cells = [f'`{k.name}`', f'{ok_runs}/{len(runs[k.name])}']
-        for m in bench.metrics:
-            s, r0 = table[(k.name, m)], table[(ref, m)]
-            if s is None:
-                cells += ['-', '-']
-                continue
-            cells.append(f'{_fmt(s[0])} ({_fmt(s[1])}-{_fmt(s[2])})')
-            cells.append(f'{s[0] / r0[0]:.3f}' if r0 and r0[0] else '-')
-        lines.append('| ' + ' | '.join(cells) + ' |')
-    return lines
-
-
-def _workload_source(root, bench):
-    for ext in ('.c', '.sh'):
-        if os.path.exists(os.path.join(root, 'bench', bench.workload[0] + ext)):
-            return 'bench/' + bench.workload[0] + ext
-    return 'bench/' + bench.workload[0]
-
-
-def _report_tail(root, bench, runs, cmdlines, base, series):
-    lines = []
-    problems = [(k, i + 1, p) for k, rs in runs.items() for i, r in enumerate(rs)
-                for p in r['problems']]
-    if problems:
-        lines += ['', 'Runs left out of the medians:', '']
-        lines += [f'- `{k}` run {i}: {p}' for k, i, p in problems]
-    lines += ['', '## How it was run', '',
-              f'- base: {base.commit_message} (tag `base` of `{base.tree}`)',
-              f'- series: {series_description(series)}',
-              f'- workload: `{" ".join(bench.workload)}` ({_workload_source(root, bench)})' +
-              (f', zram swap {bench.zram}' if bench.zram else ''),
-              f'- reproduce: `make bench B={bench.name}`', '']
-    for k in bench.kernels:
-        v = _kernel_variant(bench, k)
-        lines.append(f'- `{k.name}`: tree `{k.tree}`' +
-                     (f' + {", ".join(k.patches)}' if k.patches else '') +
-                     f', configs/ {" + ".join(v.fragments)} on tinyconfig')
-        lines.append(f'  - `{" ".join(cmdlines.get(k.name, []))}`')
-    return lines
-
-
-def _report_data(root, bench, runs, cmdlines, base, series):
-    return {'benchmark': bench.name, 'workload': list(bench.workload),
-            'zram': bench.zram, 'base': base.commit_message,
-            'series': series_description(series),
-            'kernels': {k.name: {'tree': k.tree,
-                                 'fragments': list(_kernel_variant(bench, k).fragments),
-                                 'qemu': cmdlines.get(k.name),
-                                 'runs': [{'metrics': r['metrics'],
-                                           'problems': r['problems'],
-                                           'samples': r['samples'],
-                                           'wall_s': r['wall_s']}
-                                          for r in runs[k.name]]}
-                        for k in bench.kernels}}
-
-
-def plot(bench, runs, path):
-    """Write the benchmark's plot; return None, or why there is none."""
+def main(args, btable):
+    """make bench: list, replot, or run the benchmarks @args names."""
+    from . import benchreport, pipeline
     try:
-        import matplotlib
-        matplotlib.use('Agg')
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return 'python3-matplotlib is not installed (make bench installs it)'
-    names = [k.name for k in bench.kernels]
-    if bench.plot == 'threads':
-        return _plot_threads(plt, bench, runs, names, path)
-    metrics = list(bench.metrics)
-    memory = bench.plot == 'memory'
-    ncols = len(metrics) + (1 if memory else 0)
-    fig, axes = plt.subplots(1, ncols, figsize=(3.2 * ncols + 1, 3.8), squeeze=False)
-    axes = axes[0]
-    colours = plt.rcParams['axes.prop_cycle'].by_key()['color']
-    if memory:
-        ax = axes[0]
-        for i, n in enumerate(names):
-            good = [r for r in runs[n] if r['samples'] and not r['problems']]
-            if not good:
-                continue
-            med = sorted(good, key=lambda r: r['metrics'].get(metrics[0], 0))[len(good) // 2]
-            t = [s.get('t', 0) for s in med['samples']]
-            ax.plot(t, [s.get('MemFree', 0) / 1024 for s in med['samples']],
-                    color=colours[i % len(colours)], label=f'{n} free')
-            if any(s.get('CmaTotal', 0) for s in med['samples']):
-                ax.plot(t, [s.get('CmaFree', 0) / 1024 for s in med['samples']],
-                        color=colours[i % len(colours)], linestyle='--',
-                        label=f'{n} free CMA')
-        ax.set_xlabel('seconds into the workload (median run)')
-        ax.set_ylabel('MiB')
-        ax.set_title('free memory')
-        ax.legend(fontsize=7)
-        axes = axes[1:]
-    for ax, m in zip(axes, metrics):
-        meds, lo, hi = [], [], []
-        for n in names:
-            vals = [r['metrics'][m] for r in runs[n] if m in r['metrics'] and not r['problems']]
-            s = summarise(vals) or (0, 0, 0)
-            meds.append(s[0])
-            lo.append(s[0] - s[1])
-            hi.append(s[2] - s[0])
-        ax.bar(range(len(names)), meds, yerr=[lo, hi], capsize=4,
-               color=[colours[i % len(colours)] for i in range(len(names))])
-        ax.set_xticks(range(len(names)))
-        ax.set_xticklabels(names, rotation=20, ha='right', fontsize=8)
-        better = 'lower' if m in bench.lower_is_better else 'higher'
-        ax.set_title(f'{m} ({better} is better)', fontsize=9)
-    fig.suptitle(f'{bench.name}: median of {bench.runs} runs, bars = min-max', fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return None
-
-
-def _plot_threads(plt, bench, runs, names, path):
-    counts = thread_counts(bench)
-    fig, axes = plt.subplots(1, 3, figsize=(13, 4))
-    colours = plt.rcParams['axes.prop_cycle'].by_key()['color']
-    for i, n in enumerate(names):
-        for ax, metric, label in ((axes[0], 'allocs_per_s', 'allocations per second'),
-                                  (axes[1], 'failed', 'failed allocations per run'),
-                                  (axes[2], 'retries', 'busy retries per allocation')):
-            xs, med, lo, hi = [], [], [], []
-            for t in counts:
-                s = summarise(_values(runs, n, f't{t}_{metric}'))
-                if s:
-                    xs.append(t)
-                    med.append(s[0])
-                    lo.append(s[0] - s[1])
-                    hi.append(s[2] - s[0])
-            if xs:
-                ax.errorbar(xs, med, yerr=[lo, hi], marker='o', capsize=3, label=n,
-                            color=colours[i % len(colours)])
-            ax.set_xscale('log', base=2)
-            ax.set_xticks(counts)
-            ax.set_xticklabels([str(c) for c in counts])
-            ax.set_xlabel('threads')
-            ax.set_title(label, fontsize=9)
-    axes[0].legend(fontsize=8)
-    fig.suptitle(f'{bench.name}: median of {bench.runs} runs, bars = min-max', fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    return None
-
-
-def replot(bench, json_path, png_path):
-    """Draw @bench's plot again from its results file (no boots)."""
-    with open(json_path) as f:
-        data = json.load(f)
-    runs = {name: [dict(r, samples=r.get('samples', [])) for r in k['runs']]
-            for name, k in data['kernels'].items()}
-    missing = [k.name for k in bench.kernels if k.name not in runs]
-    if missing:
-        raise BenchError(f'{json_path} has no runs of {", ".join(missing)}')
-    return plot(bench, runs, png_path)
+        table = load(paths.BENCH_INI, args.runs, btable)
+    except BenchError as e:
+        print(f'harness: {e}', file=sys.stderr)
+        return 2
+    if args.list:
+        for b in table.values():
+            print(f'  {b.name:<14} {b.summary}')
+        return 0
+    unknown = [n for n in args.benchmarks if n not in table]
+    if unknown:
+        print(f'harness: unknown benchmark {", ".join(unknown)}; valid: '
+              f'{", ".join(table)}', file=sys.stderr)
+        return 2
+    if args.replot:
+        for name in args.benchmarks or list(table):
+            base = os.path.join(paths.BENCH_RESULTS, name)
+            try:
+                err = benchreport.replot(table[name], base + '.json', base + '.png')
+            except (OSError, BenchError) as e:
+                err = str(e)
+            print(f'{name}: ' + (err or f'wrote {os.path.relpath(base, paths.ROOT)}.png'))
+        return 0
+    failed = 0
+    for name in args.benchmarks or list(table):
+        try:
+            b = bases.lookup(btable, table[name].guest.base)
+            pipeline.ensure_tree(b)
+            text, bad = run(paths.ROOT, table[name], paths.BENCH_RESULTS, b,
+                            pipeline.tree_of(b))
+        except (build.BuildError, BenchError) as e:
+            print(f'harness: bench {name}: {e}', file=sys.stderr)
+            return 1
+        print(text)
+        failed += bad
+    if failed:
+        print(f'harness: {failed} benchmark runs had problems (see the tables)',
+              file=sys.stderr)
+    return 1 if failed else 0

@@ -1,14 +1,16 @@
-"""Build one variant: .config from fragments, kernel, kselftests, initramfs."""
+"""Build one variant: .config from fragments (the one configure path of
+run, test, bench, check and the bloat script), kernel, kselftests,
+initramfs."""
 import glob
 import os
 import shutil
 import subprocess
-import sys
 
-from . import kconfig
+from . import kconfig, proc
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GUEST = os.path.join(HERE, 'guest')
+CONFIGS = os.path.join(os.path.dirname(HERE), 'configs')
 
 
 class BuildError(Exception):
@@ -38,40 +40,60 @@ def kbuild_args(arch, out):
     return args
 
 
-def _run(argv, log, what):
+def _run(argv, log, what, env=None):
     """Run @argv with output appended to @log; raise BuildError naming @what."""
-    if NICE:
-        argv = ['nice', '-n', str(NICE), *argv]
-    with open(log, 'a') as f:
-        f.write('$ ' + ' '.join(argv) + '\n')
-        f.flush()
-        rc = subprocess.call(argv, stdout=f, stderr=subprocess.STDOUT)
+    rc = proc.run(argv, log, append=True, env=env, capture=False, nice=NICE).returncode
     if rc:
-        with open(log, errors='replace') as f:
-            tail = f.readlines()[-25:]
         raise BuildError(f'{what} failed (exit {rc}); last lines of {log}:\n' +
-                         ''.join(tail))
+                         proc.tail(log))
 
 
-def configure(variant, tree, out, configs_dir, log, base_title=''):
-    """tinyconfig + the variant's fragments + olddefconfig, then verify.
-    @base_title ('Linux 7.3-rc7') names the kernel in the error."""
+def configure(tree, out, arch, fragments, log, settings=(), randconfig=None,
+              configs_dir=CONFIGS):
+    """The one configure path: tinyconfig, @fragments (configs/<name>.config,
+    in order) and @settings (CONFIG_X=v lines) appended, olddefconfig; or,
+    with @randconfig = (seed, probability), `make randconfig` with them
+    forced through KCONFIG_ALLCONFIG. Returns the (symbol, wanted, got) of
+    every symbol the fragments and settings set that .config does not have;
+    raises BuildError when a make step fails or a fragment is missing."""
     os.makedirs(out, exist_ok=True)
     texts = []
-    for path in variant.fragment_paths(configs_dir):
+    for name in fragments:
+        path = os.path.join(configs_dir, name + '.config')
         if not os.path.exists(path):
-            raise BuildError(f'variant {variant.name}: no fragment {path}')
+            raise BuildError(f'no fragment {path}')
         with open(path) as f:
             texts.append(f.read())
-    make = ['make', '-C', tree, *_kbuild_args(variant, out)]
-    _run(make + ['tinyconfig'], log, 'make tinyconfig')
-    with open(os.path.join(out, '.config'), 'a') as f:
-        for t in texts:
-            f.write('\n' + t)
-    _run(make + ['olddefconfig'], log, 'make olddefconfig')
+    if settings:
+        texts.append('\n'.join(settings) + '\n')
+    make = ['make', '-C', tree, *kbuild_args(arch, out)]
+    if randconfig is not None:
+        allconfig = os.path.join(out, 'allconfig')
+        with open(allconfig, 'w') as f:
+            f.write('\n'.join(t.rstrip('\n') for t in texts) + '\n')
+        seed, probability = randconfig
+        env = dict(os.environ, KCONFIG_SEED=str(seed),
+                   KCONFIG_PROBABILITY=str(probability), KCONFIG_ALLCONFIG=allconfig)
+        _run(make + ['randconfig'], log, 'make randconfig', env=env)
+    else:
+        _run(make + ['tinyconfig'], log, 'make tinyconfig')
+        with open(os.path.join(out, '.config'), 'a') as f:
+            for t in texts:
+                f.write('\n' + t)
+        _run(make + ['olddefconfig'], log, 'make olddefconfig')
     with open(os.path.join(out, '.config')) as f:
         final = kconfig.parse(f.read())
-    bad = kconfig.verify(kconfig.merge(texts), final)
+    return kconfig.verify(kconfig.merge(texts), final)
+
+
+def configure_variant(variant, tree, out, log, base_title=''):
+    """configure() with the variant's arch and fragments; a symbol that did
+    not keep its value is a BuildError. @base_title ('Linux 7.3-rc7') names
+    the kernel in the error."""
+    try:
+        bad = configure(tree, out, variant.arch, variant.fragments, log)
+    except BuildError as e:
+        raise BuildError(f'variant {variant.name}: {e}') from None
     if bad:
         raise BuildError(mismatch_message(variant, base_title, tree, bad))
 
@@ -200,7 +222,3 @@ def initramfs(variant, selftests_dir, busybox_path, dest, extra_files=()):
             raise BuildError('packing the initramfs failed')
     shutil.rmtree(root)
     return dest
-
-
-def log_step(msg):
-    print(f'>>> {msg}', file=sys.stderr, flush=True)

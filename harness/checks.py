@@ -7,7 +7,7 @@ import re
 import subprocess
 import unittest
 
-from . import ktap, results
+from . import ktap, proc, results
 
 _TOTAL = re.compile(r'total: (\d+) errors, (\d+) warnings, (?:(\d+) checks, )?')
 
@@ -109,8 +109,7 @@ def checkpatch(tree, patch_dir, allowlist_path=None, codespell=False):
         return results.Summary('checkpatch', [], [str(e)])
     if not patches:
         cases.append(ktap.Case('checkpatch', ktap.SKIP, f'no patches in {patch_dir}'))
-    # spdxcheck.py needs Debian's python3 with python3-ply, not a pyenv one.
-    env = dict(os.environ, PATH='/usr/bin:/bin:' + os.environ.get('PATH', ''))
+    env = proc.system_env()
     flags = ['--strict', '--terse', '--color=never']
     if codespell:
         found = codespell_dict()
@@ -121,17 +120,17 @@ def checkpatch(tree, patch_dir, allowlist_path=None, codespell=False):
         flags += ['--codespell', '--codespellfile', found]
     for p in patches:
         name = os.path.basename(p)
-        proc = subprocess.run(['perl', script, *flags, os.path.abspath(p)],
+        run = subprocess.run(['perl', script, *flags, os.path.abspath(p)],
                               cwd=tree, env=env, capture_output=True, text=True)
         case = 'checkpatch --strict ' + name
-        found = messages(proc.stdout)
-        if proc.returncode and not found:
-            cases.append(ktap.Case(case, ktap.FAIL, f'checkpatch exited {proc.returncode}: ' +
-                                   (proc.stderr.strip().splitlines() or ['?'])[-1]))
+        found = messages(run.stdout)
+        if run.returncode and not found:
+            cases.append(ktap.Case(case, ktap.FAIL, f'checkpatch exited {run.returncode}: ' +
+                                   (run.stderr.strip().splitlines() or ['?'])[-1]))
             continue
         bad = [f'{t}: {m}' for t, m in found if not allowed(name, m, allowlist)]
-        if 'Traceback' in proc.stderr:
-            bad.append('a checkpatch helper crashed: ' + proc.stderr.strip().splitlines()[-1])
+        if 'Traceback' in run.stderr:
+            bad.append('a checkpatch helper crashed: ' + run.stderr.strip().splitlines()[-1])
         cases.append(ktap.Case(case, ktap.FAIL if bad else ktap.PASS,
                                ' | '.join(bad[:3]) + (f' (+{len(bad) - 3} more)'
                                                       if len(bad) > 3 else '')))

@@ -1,259 +1,26 @@
-"""Commands behind the Makefile: variants, run, test, shell."""
+"""The commands behind the Makefile: their arguments, and a table from each
+command's name to its handler. The work is done elsewhere (pipeline, gates,
+bench, build); a handler returns the exit status."""
 import argparse
-import concurrent.futures
 import os
-import re
 import subprocess
 import sys
 
-from . import bases, build, checks, qemu, results, splat, variants
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CONFIGS = os.path.join(ROOT, 'configs')
-VARIANTS_INI = os.environ.get('HARNESS_VARIANTS') or os.path.join(CONFIGS, 'variants.ini')
-BASES_INI = os.path.join(CONFIGS, 'bases.ini')
-# Each variant builds the work tree of its base (configs/bases.ini:
-# build/linux, build/linux-6.12). HARNESS_TREE and HARNESS_OUT point one run
-# at another work tree (a git worktree of one of them, say) and its own
-# build directories.
-TREE_OVERRIDE = os.environ.get('HARNESS_TREE')
-OUT = os.environ.get('HARNESS_OUT') or os.path.join(ROOT, 'build', 'out')
-RESULTS = os.path.join(ROOT, 'build', 'results')
-CACHE = os.path.join(ROOT, 'build', 'cache')
-SERIES_SH = os.path.join(ROOT, 'scripts', 'series.sh')
-CHECKPATCH_ALLOW = os.path.join(ROOT, 'series', 'checkpatch-allowlist')
-MATRIX_INI = os.path.join(CONFIGS, 'matrix.ini')
-GATE_NAMES = ('checkpatch', 'kerneldoc', 'docs', 'compiler', 'bisect', 'matrix')
-
-KTAP_BEGIN = '===HARNESS-KTAP-BEGIN==='
-KTAP_END = '===HARNESS-KTAP-END'
-_KERNEL_LINE = re.compile(r'^\[\s*\d+\.\d+\]')
-_PROGRESS = re.compile(r'^(# )*(ok|not ok) \d+|^HARNESS:|Kernel panic')
+from . import (arches, bases, build, checks, gates, matrix, paths, pipeline, printer,
+               variants)
+from .console import analyse
 
 
-def split_console(text):
-    """(ktap text, kernel lines, started, finished) from a console log.
 
-    KTAP is what the guest printed between the markers, minus kernel lines
-    (a panic reaches the console even while printk is quiet). Kernel lines
-    are everything else: the boot log, the dmesg dump, and those strays.
-    """
-    ktap, kernel = [], []
-    inside = started = finished = False
-    for line in text.splitlines():
-        if line.startswith(KTAP_BEGIN):
-            inside = started = True
-            continue
-        if line.startswith(KTAP_END):
-            inside, finished = False, True
-            continue
-        if inside and not _KERNEL_LINE.match(line):
-            ktap.append(line)
-        else:
-            kernel.append(line)
-    return '\n'.join(ktap) + '\n', kernel, started, finished
-
-
-def analyse(variant_name, console_text, expected, rc, wall_limit):
-    """Summary of one boot from its console text."""
-    ktap_text, kernel_lines, started, finished = split_console(console_text)
-    problem = None
-    if rc is None:
-        problem = f'boot killed by the {wall_limit} s wall-clock limit (hang?)'
-    elif not started:
-        problem = 'the guest never started the tests (see console.log)'
-    elif not finished:
-        problem = 'the test run did not finish (guest crashed or rebooted)'
-    elif rc:
-        problem = f'QEMU exited with {rc}'
-    return results.summarise(variant_name, ktap_text, expected,
-                             splat.find(kernel_lines), problem), ktap_text
-
-
-def _echo(line):
-    if _PROGRESS.search(line):
-        sys.stderr.write('    ' + line)
-        sys.stderr.flush()
-
-
-def tree_of(base):
-    """The work tree of @base (a bases.Base), absolute."""
-    return TREE_OVERRIDE or os.path.join(ROOT, base.tree)
-
-
-def patches_of(base):
-    return os.path.join(ROOT, base.patches)
-
-
-_READY = {}    # base name -> what its tree holds, or the BuildError it gave
-
-
-def ensure_tree(base):
-    """@base's work tree, fetched and with its series applied when missing
-    (scripts/series.sh tree); tried once per run. Returns a line that says
-    what the tree holds; raises build.BuildError when it cannot be set up
-    (again for every variant of that base, without trying again)."""
-    if base.name not in _READY:
-        _READY[base.name] = _set_up_tree(base)
-    if isinstance(_READY[base.name], build.BuildError):
-        raise _READY[base.name]
-    return _READY[base.name]
-
-
-def _set_up_tree(base):
-    tree = tree_of(base)
-    if TREE_OVERRIDE:
-        if not os.path.exists(os.path.join(tree, '.git')):
-            return build.BuildError(f'HARNESS_TREE={tree} is not a git work tree')
-    else:
-        rc = subprocess.call(['sh', SERIES_SH, 'tree', base.name],
-                             env=dict(os.environ, PYTHON=sys.executable))
-        if rc:
-            return build.BuildError(f'base {base.name}: {base.tree} could not be set up '
-                                    f'(scripts/series.sh tree {base.name} exited {rc})')
-    return describe_tree(base, tree)
-
-
-def describe_tree(base, tree):
-    """'build/linux-6.12: Linux 6.12.117 + 27 patches (backports/6.12/)', or
-    that it is the bare base when the series has no commit yet."""
-    proc = subprocess.run(['git', '-C', tree, 'rev-list', '--count', 'base..HEAD'],
-                          capture_output=True, text=True)
-    n = proc.stdout.strip() or '?'
-    where = os.path.relpath(tree, ROOT)
-    if n == '0':
-        return (f'{where}: the bare base, {base.title}: {base.patches}/ has no '
-                f'patches yet')
-    return f'{where}: {base.title} + {n} patches ({base.patches}/)'
-
-
-def prepare_variant(v, log, tests=None, btable=None):
-    """Configure, build kernel and kselftests, pack the initramfs."""
-    btable = btable or bases.load(BASES_INI)
-    base = bases.lookup(btable, v.base)
-    tree = tree_of(base)
-    out = os.path.join(OUT, v.name)
-    holds = ensure_tree(base)
-    build.log_step(f'{v.name}: base {base.name}, {holds}')
-    build.log_step(f'{v.name}: configure ({" + ".join(v.fragments)})')
-    build.configure(v, tree, out, CONFIGS, log, base_title=base.title)
-    build.log_step(f'{v.name}: build kernel (log: {os.path.relpath(log, ROOT)})')
-    image = build.kernel(v, tree, out, log)
-    # The bare base (no series yet) builds, but has no cma kselftests: say so.
-    for c in dict.fromkeys(t.split(':', 1)[0] for t in (tests or v.tests).split(',')):
-        if not os.path.isdir(os.path.join(tree, 'tools', 'testing', 'selftests', c)):
-            raise build.BuildError(f'variant {v.name}: the kernel built, but it has no '
-                                   f'kselftests {c} (tools/testing/selftests/{c}): {holds}')
-    build.log_step(f'{v.name}: build kselftests')
-    st = build.kselftests(v, tree, out, log)
-    expected = build.select_tests(build.kselftest_list(st), tests or v.tests)
-    bb = build.busybox(v, CACHE)
-    initrd = build.initramfs(v, st, bb, os.path.join(out, 'initramfs.cpio.gz'))
-    return image, initrd, expected
-
-
-def use_kvm(v, image, initrd, resdir):
-    argv = qemu.command(v, image, initrd, mode='probe', kvm=True)
-    ok, why = qemu.kvm_usable(argv, os.path.join(resdir, 'kvm-probe.log'))
-    build.log_step(f'{v.name}: {why}')
-    return ok
-
-
-def _result_dir(v):
-    resdir = os.path.join(RESULTS, v.name)
-    os.makedirs(resdir, exist_ok=True)
-    for f in os.listdir(resdir):
-        os.unlink(os.path.join(resdir, f))
-    return resdir
-
-
-def build_variant(v, tests, btable):
-    """The build half of a run: (resdir, (image, initrd, expected)) or
-    (resdir, Summary) when the build failed."""
-    resdir = _result_dir(v)
-    try:
-        return resdir, prepare_variant(v, os.path.join(resdir, 'build.log'), tests, btable)
-    except (build.BuildError, bases.BaseError) as e:
-        s = results.Summary(v.name, [], [f'build: {e}'])
-        _write(resdir, s, '')
-        return resdir, s
-
-
-def boot_variant(v, resdir, built, tests=None, kvm=False, timeout=None):
-    """The boot half of a run: boot what build_variant() built, judge it."""
-    if isinstance(built, results.Summary):
-        return built
-    image, initrd, expected = built
-    if tests:
-        v = variants.dataclasses.replace(v, tests=tests)
-    extra = f'harness.timeout={timeout}' if timeout else ''
-    argv = qemu.command(v, image, initrd, extra_cmdline=extra,
-                        kvm=kvm and use_kvm(v, image, initrd, resdir))
-    with open(os.path.join(resdir, 'qemu-cmdline'), 'w') as f:
-        f.write(' '.join(argv) + '\n')
-    build.log_step(f'{v.name}: boot ({argv[0]}, limit {v.boot_timeout} s): '
-                   f'{", ".join(expected)}')
-    console = os.path.join(resdir, 'console.log')
-    rc, elapsed = qemu.boot(argv, console, v.boot_timeout, echo=_echo)
-    build.log_step(f'{v.name}: guest ran {elapsed:.0f} s')
-    with open(console, errors='replace') as f:
-        s, ktap_text = analyse(v.name, f.read(), expected, rc, v.boot_timeout)
-    _write(resdir, s, ktap_text)
-    return s
-
-
-def run_variant(v, tests=None, kvm=False, timeout=None, btable=None):
-    resdir, built = build_variant(v, tests, btable or bases.load(BASES_INI))
-    return boot_variant(v, resdir, built, tests, kvm, timeout)
-
-
-def run_variants(chosen, btable, tests=None, kvm=False, timeout=None, serial=False):
-    """Build and boot @chosen in order. Unless @serial, the next variant's
-    kernel builds (niced) while the current variant's guest runs: one build
-    and one guest at a time, at most."""
-    for name in dict.fromkeys(v.base for v in chosen):
-        try:   # fetch and apply in order, before any build
-            ensure_tree(bases.lookup(btable, name))
-        except build.BuildError:
-            pass   # each of its variants reports it
-    if serial or len(chosen) < 2:
-        return [run_variant(v, tests, kvm, timeout, btable) for v in chosen]
-    build.NICE = 10
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as builder:
-        pending = [builder.submit(build_variant, v, tests, btable) for v in chosen]
-        return [boot_variant(v, *job.result(), tests, kvm, timeout)
-                for v, job in zip(chosen, pending)]
-
-
-def checkpatch_all(btable, only=None):
-    """checkpatch over the patch folder of each base (or of @only)."""
-    out = []
-    for b in btable.values():
-        if only and b.name != only:
-            continue
-        try:
-            ensure_tree(b)
-        except build.BuildError as e:
-            out.append(results.Summary(f'checkpatch:{b.name}', [], [str(e)]))
-            continue
-        s = checks.checkpatch(tree_of(b), patches_of(b), CHECKPATCH_ALLOW, codespell=True)
-        s.variant = f'checkpatch:{b.name}'
-        out.append(s)
-    return out
-
-
-def _write(resdir, summary, ktap_text):
-    with open(os.path.join(resdir, 'ktap.log'), 'w') as f:
-        f.write(ktap_text)
-    with open(os.path.join(resdir, 'summary.json'), 'w') as f:
-        f.write(summary.to_json())
+class UsageError(Exception):
+    """A bad command line or table: 'harness: <message>', exit 2."""
 
 
 def _finish(summaries):
     print()
     for s in summaries:
-        print('\n'.join(results.report(s)))
-    print(results.totals_line(summaries))
+        print('\n'.join(printer.report(s)))
+    print(printer.totals_line(summaries))
     return 0 if all(s.ok for s in summaries) else 1
 
 
@@ -267,7 +34,7 @@ def _positive_int(text):
     return n
 
 
-def main(argv=None):
+def parser():
     ap = argparse.ArgumentParser(prog='harness')
     sub = ap.add_subparsers(dest='cmd', required=True)
     p = sub.add_parser('variants', help='list the variants and their bases')
@@ -295,7 +62,7 @@ def main(argv=None):
     p.add_argument('--series', help='only this base (configs/bases.ini)')
     p = sub.add_parser('check', help='series quality gates (harness/gates.py)')
     p.add_argument('--only', help='comma-separated gates (default: all): ' +
-                   ', '.join(GATE_NAMES))
+                   ', '.join(gates.GATES))
     p.add_argument('--matrix', help='comma-separated configs/matrix.ini entries')
     p.add_argument('--from', dest='rev_from', default='base',
                    help='check the commits after this one (default: base)')
@@ -318,192 +85,197 @@ def main(argv=None):
     p = sub.add_parser('analyse', help='summarise an existing console log')
     p.add_argument('variant')
     p.add_argument('console')
-    args = ap.parse_args(argv)
-
-    if args.cmd == 'bases':
-        return list_bases(args)
-    try:
-        btable = bases.load(BASES_INI)
-        table = variants.load(VARIANTS_INI, list(btable))
-        if args.cmd == 'variants':
-            if args.base_of:
-                print(variants.lookup(table, args.base_of).base)
-            else:
-                print(variants.describe(table))
-            return 0
-        if args.cmd == 'analyse':
-            with open(args.console, errors='replace') as f:
-                s, _ = analyse(args.variant, f.read(), [], 0, 0)
-            return _finish([s])
-        if args.cmd == 'bench':
-            return run_bench(args, btable)
-        if args.cmd == 'check':
-            return run_check(args, btable)
-        if args.cmd == 'selftest':
-            return _finish([checks.unit_tests(ROOT)])
-        if args.cmd == 'checkpatch':
-            if args.series:
-                bases.lookup(btable, args.series)
-            return _finish(checkpatch_all(btable, args.series))
-        if args.cmd == 'test':
-            pre = [checks.unit_tests(ROOT)] + checkpatch_all(btable)
-            for s in pre:
-                build.log_step(results.report(s)[-1])
-            chosen = [v for v in table.values() if v.in_test]
-            return _finish(pre + run_variants(chosen, btable, kvm=args.kvm,
-                                              serial=args.serial))
-        if args.cmd == 'shell':
-            return shell(variants.lookup(table, args.variant), args.kvm, btable)
-        names = ([n for n, v in table.items() if v.in_test] if args.all
-                 else args.variants or ['x86_64'])
-        chosen = [variants.lookup(table, n) for n in names]
-    except (variants.VariantError, bases.BaseError) as e:
-        print(f'harness: {e}', file=sys.stderr)
-        return 2
-    return _finish(run_variants(chosen, btable, args.test, args.kvm, args.timeout,
-                                args.serial))
+    p = sub.add_parser('fragments', help="an arch's fragment list: common, the "
+                       "arch's, then FRAGMENT...")
+    p.add_argument('--arch', required=True, choices=sorted(arches.ARCHES))
+    p.add_argument('--base', help='the base, for --boot and --options')
+    p.add_argument('--boot', action='store_true', help="the base's guest fragments too")
+    p.add_argument('--options', choices=('on', 'off'), help="the base's option fragments")
+    p.add_argument('fragments', nargs='*', metavar='FRAGMENT')
+    p = sub.add_parser('configure', help='tinyconfig (or randconfig) + fragments + '
+                       'olddefconfig in OUT, then fail naming every symbol that '
+                       'did not keep its value')
+    p.add_argument('--arch', required=True, choices=sorted(arches.ARCHES))
+    p.add_argument('--tree', required=True, help='kernel source tree')
+    p.add_argument('--out', required=True, help='build directory (O=)')
+    p.add_argument('--set', action='append', default=[], metavar='CONFIG_X=v',
+                   help='a setting after the fragments (repeatable)')
+    p.add_argument('--randconfig', type=int, metavar='SEED',
+                   help='make randconfig with this KCONFIG_SEED instead of tinyconfig')
+    p.add_argument('--probability', type=int, default=5, help='KCONFIG_PROBABILITY')
+    p.add_argument('--log', help='log of the make steps (default: OUT/configure.log)')
+    p.add_argument('fragments', nargs='*', metavar='FRAGMENT',
+                   help='configs/FRAGMENT.config, in order (the whole list)')
+    return ap
 
 
-def list_bases(args):
-    try:
-        table = bases.load(BASES_INI)
-        if args.shell:
-            sys.stdout.write(bases.lookup(table, args.shell).shell())
-        elif args.names:
-            print('\n'.join(table))
-        else:
-            print(bases.describe(table))
-    except bases.BaseError as e:
-        print(f'harness: {e}', file=sys.stderr)
-        return 2
+def cmd_bases(args, btable, table):
+    if args.shell:
+        sys.stdout.write(bases.lookup(btable, args.shell).shell())
+    elif args.names:
+        print('\n'.join(btable))
+    else:
+        print(bases.describe(btable))
     return 0
 
 
-def run_bench(args, btable):
-    from . import bench
-    try:
-        table = bench.load(os.path.join(ROOT, 'bench', 'benchmarks.ini'), args.runs,
-                           list(btable))
-    except bench.BenchError as e:
-        print(f'harness: {e}', file=sys.stderr)
-        return 2
-    if args.list:
-        for b in table.values():
-            print(f'  {b.name:<14} {b.summary}')
-        return 0
-    unknown = [n for n in args.benchmarks if n not in table]
-    if unknown:
-        print(f'harness: unknown benchmark {", ".join(unknown)}; valid: '
-              f'{", ".join(table)}', file=sys.stderr)
-        return 2
-    if args.replot:
-        for name in args.benchmarks or list(table):
-            base = os.path.join(ROOT, 'bench', 'results', name)
-            try:
-                err = bench.replot(table[name], base + '.json', base + '.png')
-            except (OSError, bench.BenchError) as e:
-                err = str(e)
-            print(f'{name}: ' + (err or f'wrote {os.path.relpath(base, ROOT)}.png'))
-        return 0
-    failed = 0
-    for name in args.benchmarks or list(table):
-        try:
-            b = bases.lookup(btable, table[name].guest.base)
-            ensure_tree(b)
-            text, bad = bench.run(ROOT, table[name], os.path.join(ROOT, 'bench', 'results'),
-                                  b, tree_of(b))
-        except (build.BuildError, bench.BenchError) as e:
-            print(f'harness: bench {name}: {e}', file=sys.stderr)
-            return 1
-        print(text)
-        failed += bad
-    if failed:
-        print(f'harness: {failed} benchmark runs had problems (see the tables)',
-              file=sys.stderr)
-    return 1 if failed else 0
+def cmd_variants(args, btable, table):
+    if args.base_of:
+        print(variants.lookup(table, args.base_of).base)
+    else:
+        print(variants.describe(table))
+    return 0
 
 
-def shell(v, kvm, btable):
-    resdir = os.path.join(RESULTS, v.name)
-    os.makedirs(resdir, exist_ok=True)
+def cmd_analyse(args, btable, table):
+    with open(args.console, errors='replace') as f:
+        s, _ = analyse(args.variant, f.read(), [], 0, 0)
+    return _finish([s])
+
+
+def cmd_selftest(args, btable, table):
+    return _finish([checks.unit_tests(paths.ROOT)])
+
+
+def cmd_checkpatch(args, btable, table):
+    if args.series:
+        bases.lookup(btable, args.series)
+    return _finish(pipeline.checkpatch_all(btable, args.series))
+
+
+def cmd_test(args, btable, table):
+    pre = [checks.unit_tests(paths.ROOT)] + pipeline.checkpatch_all(btable)
+    for s in pre:
+        printer.step(printer.report(s)[-1])
+    chosen = [v for v in table.values() if v.in_test]
+    return _finish(pre + pipeline.run_variants(chosen, btable, kvm=args.kvm,
+                                               serial=args.serial))
+
+
+def cmd_run(args, btable, table):
+    names = ([n for n, v in table.items() if v.in_test] if args.all
+             else args.variants or ['x86_64'])
+    chosen = [variants.lookup(table, n) for n in names]
+    return _finish(pipeline.run_variants(chosen, btable, args.test, args.kvm,
+                                         args.timeout, args.serial))
+
+
+def cmd_shell(args, btable, table):
     try:
-        image, initrd, _ = prepare_variant(v, os.path.join(resdir, 'build.log'),
-                                           btable=btable)
+        return pipeline.shell(variants.lookup(table, args.variant), args.kvm, btable)
     except build.BuildError as e:
         print(f'harness: {e}', file=sys.stderr)
         return 1
-    argv = qemu.command(v, image, initrd, mode='shell',
-                        kvm=kvm and use_kvm(v, image, initrd, resdir))
-    build.log_step('interactive guest: exit the shell to power off '
-                   '(QEMU escape: Ctrl-A X)')
-    return os.spawnvp(os.P_WAIT, argv[0], argv)
 
 
-if __name__ == '__main__':
-    sys.exit(main())
+def cmd_fragments(args, btable, table):
+    base = bases.lookup(btable, args.base) if args.base else None
+    if (args.boot or args.options) and not base:
+        raise UsageError('fragments: --boot and --options need --base')
+    print(' '.join(arches.compose(arches.ARCHES[args.arch], args.fragments, base,
+                                  boot=args.boot, options=args.options)))
+    return 0
 
 
-def run_check(args, btable):
-    from . import gates
+def cmd_configure(args, btable, table):
+    log = args.log or os.path.join(args.out, 'configure.log')
+    try:
+        bad = build.configure(os.path.abspath(args.tree), os.path.abspath(args.out),
+                              arches.ARCHES[args.arch], args.fragments, log, args.set,
+                              (args.randconfig, args.probability)
+                              if args.randconfig is not None else None)
+    except build.BuildError as e:
+        print(f'harness: configure: {e}', file=sys.stderr)
+        return 1
+    if bad:
+        from . import kconfig
+        print('harness: configure: Kconfig symbols the fragments set did not keep '
+              'their values in .config:\n' + kconfig.format_mismatches(bad), file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_check(args, btable, table):
     base = bases.lookup(btable, args.series)
     only = args.only.split(',') if args.only else list(gates.GATES)
     unknown = [g for g in only if g not in gates.GATES]
     if unknown:
-        print(f'harness: unknown check {", ".join(unknown)} (known: '
-              f'{", ".join(gates.GATES)})', file=sys.stderr)
-        return 2
-    matrix = args.matrix.split(',') if args.matrix else None
-    if matrix:
-        try:
-            known = [e.name for e in gates.load_matrix(MATRIX_INI)]
-        except gates.GateError as e:
-            print(f'harness: {e}', file=sys.stderr)
-            return 2
-        bad = [m for m in matrix if m not in known]
+        raise UsageError(f'unknown check {", ".join(unknown)} (known: '
+                         f'{", ".join(gates.GATES)})')
+    chosen = args.matrix.split(',') if args.matrix else None
+    if chosen:
+        known = [e.name for e in matrix.load(paths.MATRIX_INI, list(btable))]
+        bad = [m for m in chosen if m not in known]
         if bad:
-            print(f'harness: no matrix entry {", ".join(bad)} in {MATRIX_INI} '
-                  f'(known: {", ".join(known)})', file=sys.stderr)
-            return 2
-    if args.tree:
-        tree = os.path.abspath(args.tree)
-        if not os.path.exists(os.path.join(tree, '.git')):
-            print(f'harness: no kernel git tree in {tree}', file=sys.stderr)
-            return 2
-    else:
-        try:
-            build.log_step(f'check: base {base.name}, {ensure_tree(base)}')
-        except build.BuildError as e:
-            print(f'harness: {e}', file=sys.stderr)
-            return 2
-        tree = tree_of(base)
+            raise UsageError(f'no matrix entry {", ".join(bad)} in '
+                             f'{os.path.relpath(paths.MATRIX_INI, paths.ROOT)} '
+                             f'(known: {", ".join(known)})')
     bisect = None
     if args.bisect:
         bisect = [tuple(item.split(':', 1)) for item in args.bisect.split(',')]
         bad = [':'.join(b) for b in bisect
-               if len(b) != 2 or b[0] not in gates.BISECT_CONFIGS
-               or b[1] not in gates.OPTION_FRAGMENTS]
+               if len(b) != 2 or b[0] not in arches.ARCHES or b[1] not in gates.OPTIONS]
         if bad:
-            print(f'harness: --bisect {", ".join(bad)}: want arch:options with arch '
-                  f'in {", ".join(gates.BISECT_CONFIGS)} and options on or off',
-                  file=sys.stderr)
-            return 2
+            raise UsageError(f'--bisect {", ".join(bad)}: want arch:options with arch '
+                             f'in {", ".join(arches.ARCHES)} and options on or off')
+    if args.tree:
+        tree = os.path.abspath(args.tree)
+        if not os.path.exists(os.path.join(tree, '.git')):
+            raise UsageError(f'no kernel git tree in {tree}')
+    else:
+        try:
+            printer.step(f'check: base {base.name}, {pipeline.ensure_tree(base)}')
+        except build.BuildError as e:
+            raise UsageError(str(e)) from None
+        tree = pipeline.tree_of(base)
     proc = subprocess.run(['git', '-C', tree, 'rev-parse', '--verify', '-q',
                            args.rev_from + '^{commit}'], capture_output=True, text=True)
     if proc.returncode:
-        print(f'harness: --from {args.rev_from}: no such commit in {tree}', file=sys.stderr)
-        return 2
-    ctx = gates.Context(ROOT, tree, os.path.join(OUT, f'check-{base.name}'),
-                        os.path.abspath(args.patches or patches_of(base)), CHECKPATCH_ALLOW,
-                        os.path.join(RESULTS, f'check-{base.name}'), proc.stdout.strip(),
-                        base.name)
-    summaries = gates.run(ctx, only, MATRIX_INI, matrix, bisect)
-    lines = []
-    for s in summaries:
-        lines += [gates.case_line(s.variant, c) for c in s.cases]
-        lines += [f'FAIL {s.variant}: {p}' for p in s.problems]
-    lines.append(results.totals_line(summaries))
-    os.makedirs(ctx.log_dir, exist_ok=True)
-    with open(os.path.join(ctx.log_dir, 'report.txt'), 'w') as f:
-        f.write('\n'.join(lines) + '\n')
-    print('\n'.join(lines))
+        raise UsageError(f'--from {args.rev_from}: no such commit in {tree}')
+    ctx = gates.Context(paths.ROOT, tree, os.path.join(paths.OUT, f'check-{base.name}'),
+                        os.path.abspath(args.patches or pipeline.patches_of(base)),
+                        paths.CHECKPATCH_ALLOW,
+                        os.path.join(paths.RESULTS, f'check-{base.name}'),
+                        proc.stdout.strip(), base)
+    summaries = gates.run(ctx, only, paths.MATRIX_INI, chosen, bisect)
+    print('\n'.join(gates.write_report(ctx, summaries)))
     return 0 if all(s.ok for s in summaries) else 1
+
+
+def cmd_bench(args, btable, table):
+    from . import bench
+    return bench.main(args, btable)
+
+
+COMMANDS = {
+    'bases': cmd_bases,
+    'variants': cmd_variants,
+    'analyse': cmd_analyse,
+    'selftest': cmd_selftest,
+    'checkpatch': cmd_checkpatch,
+    'test': cmd_test,
+    'run': cmd_run,
+    'shell': cmd_shell,
+    'fragments': cmd_fragments,
+    'configure': cmd_configure,
+    'check': cmd_check,
+    'bench': cmd_bench,
+}
+# Commands that need no variant table (bases.ini alone).
+_NO_VARIANTS = ('bases', 'fragments', 'configure')
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    try:
+        btable = bases.load(paths.BASES_INI)
+        table = (None if args.cmd in _NO_VARIANTS
+                 else variants.load(paths.VARIANTS_INI, btable))
+        return COMMANDS[args.cmd](args, btable, table)
+    except (UsageError, variants.VariantError, bases.BaseError, matrix.MatrixError) as e:
+        print(f'harness: {e}', file=sys.stderr)
+        return 2
+
+
+if __name__ == '__main__':
+    sys.exit(main())

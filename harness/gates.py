@@ -17,196 +17,33 @@ command that reproduces it:
               series' options on and off (incremental builds, timed)
   matrix      the Kconfig combinations of configs/matrix.ini build
 
-The pure functions (diff parsing, warning comparison, matrix parsing) are
-tested in harness/tests/test_gates.py without a kernel build.
+The parsers are in harness/diagnostics.py, the matrix table in
+harness/matrix.py; every configuration goes through build.configure().
 """
-import collections
-import configparser
 import dataclasses
 import os
-import re
 import shutil
 import subprocess
 import sys
 import time
 
-from . import build, checks, kconfig, ktap, results, variants
+from . import arches, build, checks, kconfig, ktap, matrix, printer, proc, results
+from .diagnostics import (compiler_warnings, doc_dirs, kernel_sources, new_warnings,
+                          normalise_warning, sphinx_warnings, undocumented_new_functions)
 
-GATES = ('checkpatch', 'kerneldoc', 'docs', 'compiler', 'bisect', 'matrix')
-
-# Series options, on and off, for the bisect builds (applied on the
-# variant's fragments; symbols a commit does not know yet are ignored).
-OPTION_FRAGMENTS = {'on': 'options-on', 'off': 'options-off'}
+# The arches every commit is built for (bisect), with the base's options on
+# and off (configs/bases.ini: options_on, options_off).
+BISECT_ARCHES = ('x86_64', 'arm64')
+OPTIONS = ('on', 'off')
+DEFAULT_BISECT = tuple((a, o) for a in BISECT_ARCHES for o in OPTIONS)
+# The compiler gate's config must build every .c file the series touches:
+# mm/memory_hotplug.c and drivers/base/memory.c need memory hotplug.
+COMPILER_ARCH, COMPILER_OPTIONS, COMPILER_FRAGMENTS = 'x86_64', 'on', ('hotplug',)
 
 
 class GateError(Exception):
     pass
 
-
-# --- pure helpers -----------------------------------------------------------
-
-def kernel_sources(paths):
-    """The kernel .c and .h files among @paths (not tools/, scripts/, docs)."""
-    return sorted(p for p in paths
-                  if p.endswith(('.c', '.h')) and
-                  not p.startswith(('tools/', 'scripts/', 'Documentation/',
-                                    'samples/')))
-
-
-_LOCATION = re.compile(r'^(?P<file>[^:\s]+):\d+(?::\d+)?:\s*')
-
-
-def normalise_warning(line, prefixes=()):
-    """@line without line and column numbers and without any of @prefixes
-    (tree or output directories), so that the same warning matches in two
-    trees and across edits that move it."""
-    for p in prefixes:
-        line = line.replace(p.rstrip('/') + '/', '')
-    m = _LOCATION.match(line)
-    if m:
-        line = m.group('file') + ': ' + line[m.end():]
-    return line.strip()
-
-
-def compiler_warnings(output, prefixes=()):
-    """Normalised warning and error lines of a compiler or sparse run."""
-    found = []
-    for line in output.splitlines():
-        if re.search(r'\b(warning|error):', line):
-            found.append(normalise_warning(line, prefixes))
-    return found
-
-
-def new_warnings(base, series):
-    """Warnings of @series not in @base, counting duplicates."""
-    extra = collections.Counter(series) - collections.Counter(base)
-    return sorted(extra.elements())
-
-
-_HUNK = re.compile(r'^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,(?P<n>\d+))? @@')
-
-
-def added_lines(diff_text):
-    """{path: set of line numbers added in the new file} of a `git diff -U0`."""
-    added, path, line = {}, None, 0
-    for text in diff_text.splitlines():
-        if text.startswith('+++ '):
-            name = text[4:]
-            path = name[2:] if name.startswith('b/') else None
-            continue
-        m = _HUNK.match(text)
-        if m:
-            line = int(m.group('start'))
-            continue
-        if path and text.startswith('+'):
-            added.setdefault(path, set()).add(line)
-            line += 1
-        elif path and text.startswith(' '):
-            line += 1
-    return added
-
-
-def function_definitions(source):
-    """[(line number, name, static?)] of the top-level function definitions
-    of a C file: a line at column 0 with a name and '(' whose declaration
-    ends in ')' followed by a '{' line."""
-    lines = source.splitlines()
-    defs = []
-    for i, text in enumerate(lines):
-        if not text or text[0] in ' \t#/*{}' or '(' not in text:
-            continue
-        m = re.match(r'^(?P<decl>[A-Za-z_][\w \t\*]*?)\b(?P<name>[A-Za-z_]\w*)\s*\(', text)
-        if not m or m.group('name') in ('if', 'for', 'while', 'switch', 'return'):
-            continue
-        if text.startswith(('typedef', 'extern')) or text.rstrip().endswith(';'):
-            continue
-        j = i
-        while j < len(lines) and not lines[j].rstrip().endswith((')', '{', ';')):
-            j += 1
-        if j >= len(lines) or lines[j].rstrip().endswith(';'):
-            continue
-        if not (lines[j].rstrip().endswith('{') or
-                (j + 1 < len(lines) and lines[j + 1].strip() == '{')):
-            continue
-        if '=' in m.group('decl'):
-            continue
-        defs.append((i + 1, m.group('name'), m.group('decl').startswith('static')))
-    return defs
-
-
-def has_kernel_doc(source, line_no):
-    """Is the function defined at @line_no (1-based) preceded by a /** */
-    comment (blank lines and attributes like __init aside)?"""
-    lines = source.splitlines()
-    i = line_no - 2
-    while i >= 0 and not lines[i].strip():
-        i -= 1
-    if i < 0 or not lines[i].strip().endswith('*/'):
-        return False
-    while i >= 0 and not lines[i].lstrip().startswith('/*'):
-        i -= 1
-    return i >= 0 and lines[i].lstrip().startswith('/**')
-
-
-def undocumented_new_functions(diff_text, read_file):
-    """[(path, line, name)] of non-static functions whose definition line the
-    diff adds to a kernel .c file and that have no kernel-doc comment.
-    @read_file(path) returns the file's text after the diff."""
-    missing = []
-    for path, lines in sorted(added_lines(diff_text).items()):
-        if not path.endswith('.c') or not kernel_sources([path]):
-            continue
-        source = read_file(path)
-        for line_no, name, is_static in function_definitions(source):
-            if not is_static and line_no in lines and not has_kernel_doc(source, line_no):
-                missing.append((path, line_no, name))
-    return missing
-
-
-@dataclasses.dataclass
-class MatrixEntry:
-    name: str
-    arch: str
-    fragments: tuple          # configs/<name>.config, on tinyconfig
-    settings: tuple           # extra CONFIG_X=v lines
-    randconfig_seed: int = None  # build a randconfig with this seed instead
-    probability: int = 5      # KCONFIG_PROBABILITY of a randconfig
-    note: str = ''
-
-
-def load_matrix(path):
-    """[MatrixEntry] from configs/matrix.ini; raises GateError on bad input."""
-    cp = configparser.ConfigParser(interpolation=None)
-    try:
-        with open(path) as f:
-            cp.read_file(f)
-    except (OSError, configparser.Error) as e:
-        raise GateError(f'{path}: {e}')
-    entries = []
-    for name in cp.sections():
-        sec = cp[name]
-        arch = sec.get('arch', '')
-        if arch not in variants.ARCHES:
-            raise GateError(f'{path} [{name}]: arch must be one of '
-                            f'{", ".join(variants.ARCHES)}, not {arch!r}')
-        settings = tuple(s.strip() for s in sec.get('set', '').split() if s.strip())
-        for s in settings:
-            if not re.match(r'^CONFIG_[A-Za-z0-9_]+=\S+$', s):
-                raise GateError(f'{path} [{name}]: set item {s!r} is not CONFIG_X=value')
-        seed = sec.get('randconfig_seed')
-        try:
-            seed = int(seed) if seed is not None else None
-            prob = int(sec.get('probability', '5'))
-        except ValueError as e:
-            raise GateError(f'{path} [{name}]: {e}')
-        entries.append(MatrixEntry(name, arch, tuple(sec.get('fragments', '').split()),
-                                   settings, seed, prob, sec.get('note', '')))
-    if not entries:
-        raise GateError(f'{path}: no entries')
-    return entries
-
-
-# --- running ----------------------------------------------------------------
 
 @dataclasses.dataclass
 class Context:
@@ -217,36 +54,27 @@ class Context:
     allowlist: str            # series/checkpatch-allowlist
     log_dir: str              # build/results/check-<base>
     rev_from: str = 'base'    # first commit of the range is rev_from..HEAD
-    base: str = 'mainline'    # configs/bases.ini section, names the worktrees
-
-    @property
-    def configs(self):
-        return os.path.join(self.root, 'configs')
+    base: object = None       # bases.Base: names the worktrees, gives the options
 
     def rel(self, path):
         """@path relative to the repository, for reproduce lines."""
         return os.path.relpath(path, self.root)
 
-    def worktree(self, name):
-        """build/wt/<base>/<name>: a scratch worktree of the base's tree
-        (outside build/linux-*, which are work trees paired with backports/)."""
-        return os.path.join(self.root, 'build', 'wt', self.base, name)
+    def worktree(self, name, commit):
+        """build/wt/<base>/<name>: a scratch worktree of the base's tree at
+        @commit (outside build/linux-*, which are work trees paired with
+        their patch folders)."""
+        return proc.worktree(self.tree, os.path.join(self.root, 'build', 'wt',
+                                                     self.base.name, name), commit)
 
 
 def _git(ctx, *args, tree=None):
-    return subprocess.run(['git', '-C', tree or ctx.tree, *args], check=True,
-                          capture_output=True, text=True).stdout
+    return proc.git(tree or ctx.tree, *args)
 
 
 def _case(name, ok, reason, command):
     return ktap.Case(name, ktap.PASS if ok else ktap.FAIL,
                      (reason + '; ' if reason else '') + 'reproduce: ' + command)
-
-
-def case_line(variant, case):
-    """One report line: the same in progress.txt, report.txt and on stdout."""
-    return (f'{case.status.upper():4} {variant}: {case.name}' +
-            (f' -- {case.reason}' if case.reason else ''))
 
 
 PROGRESS = 'progress.txt'
@@ -257,38 +85,37 @@ def _record(ctx, gate, cases, case):
     build/results/check/progress.txt, so that a long gate (bisect, matrix)
     stopped half way still shows every case it finished."""
     cases.append(case)
-    line = case_line(f'check:{gate}', case)
+    line = printer.case_line(f'check:{gate}', case)
     print(line, file=sys.stderr, flush=True)
     with open(os.path.join(ctx.log_dir, PROGRESS), 'a') as fh:
         fh.write(line + '\n')
 
 
-def _make_args(arch, out):
-    return build.kbuild_args(variants.ARCHES[arch], out)
+def _make(tree, arch, out):
+    return ['make', '-C', tree, *build.kbuild_args(arches.ARCHES[arch], out)]
 
 
-def _shell(argv):
-    return ' '.join(a if re.match(r'^[\w@%+=:,./-]+$', a) else repr(a) for a in argv)
+def _configure(ctx, tree, arch, out, fragments, settings=(), randconfig=None, log=None):
+    """build.configure() in @out; returns (the symbols asked for that .config
+    does not have, the reproduce line of the step)."""
+    argv = [os.path.basename(sys.executable), '-m', 'harness', 'configure', '--arch', arch,
+            '--tree', tree, '--out', out]
+    argv += [a for s in settings for a in ('--set', s)]
+    if randconfig:
+        argv += ['--randconfig', str(randconfig[0]), '--probability', str(randconfig[1])]
+    bad = build.configure(tree, out, arches.ARCHES[arch], fragments,
+                          log or os.path.join(out, 'configure.log'), settings, randconfig)
+    return bad, proc.shell_line(argv + list(fragments), ctx.root)
 
 
-def _configure(ctx, tree, arch, out, fragments, settings=(), log=None):
-    """tinyconfig + fragments + settings + olddefconfig in @out; returns the
-    symbols asked for that .config does not have."""
-    os.makedirs(out, exist_ok=True)
-    texts = []
-    for f in fragments:
-        with open(os.path.join(ctx.configs, f + '.config')) as fh:
-            texts.append(fh.read())
-    texts.append('\n'.join(settings))
-    make = ['make', '-s', '-C', tree, *_make_args(arch, out)]
-    subprocess.run(make + ['tinyconfig'], check=True, capture_output=True)
-    with open(os.path.join(out, '.config'), 'a') as fh:
-        for t in texts:
-            fh.write('\n' + t + '\n')
-    subprocess.run(make + ['olddefconfig'], check=True, capture_output=True)
-    with open(os.path.join(out, '.config')) as fh:
-        final = kconfig.parse(fh.read())
-    return kconfig.verify(kconfig.merge(texts), final)
+def _vmlinux(ctx, tree, arch, out, log, t0):
+    """Build vmlinux, output appended to @log; (ok, why, reproduce line)."""
+    argv = _make(tree, arch, out) + ['-j', build.jobs(), 'vmlinux']
+    p = proc.run(argv, log, append=True)
+    errs = [l for l in p.stderr.splitlines() if 'error' in l.lower()]
+    why = (f'{time.monotonic() - t0:.0f} s' if p.returncode == 0 else
+           'build failed: ' + (' | '.join(errs[:2]) or 'see ' + ctx.rel(log)))
+    return p.returncode == 0, why, proc.shell_line(argv, ctx.root)
 
 
 def gate_checkpatch(ctx):
@@ -315,7 +142,7 @@ def gate_kerneldoc(ctx):
                              capture_output=True, text=True)
         warns = compiler_warnings(out.stderr + out.stdout)
         cases.append(_case(f'kernel-doc -none {f}', not warns,
-                           ' | '.join(warns[:3]), f'cd {ctx.rel(ctx.tree)} && ' + _shell(cmd)))
+                           ' | '.join(warns[:3]), f'cd {ctx.rel(ctx.tree)} && ' + proc.shell_line(cmd)))
         # -Wall: no warning the base version of the file does not have.
         series = compiler_warnings(subprocess.run(
             ['perl', script, '-none', '-Wall', f], cwd=ctx.tree,
@@ -350,34 +177,13 @@ def gate_kerneldoc(ctx):
     return results.Summary('check:kerneldoc', cases, [])
 
 
-# Sphinx output lines that are warnings or errors.
-_SPHINX_WARNING = re.compile(r'\b(WARNING|ERROR|CRITICAL)\b|: (warning|error):')
-
-
-def doc_dirs(paths):
-    """The top-level Documentation/ directories among @paths."""
-    return sorted({p.split('/')[1] for p in paths
-                   if p.startswith('Documentation/') and p.count('/') >= 2})
-
-
-def sphinx_warnings(output, prefixes=()):
-    """Normalised warning lines of a `make htmldocs` run."""
-    found = []
-    for line in output.splitlines():
-        if _SPHINX_WARNING.search(line):
-            found.append(normalise_warning(line, prefixes))
-    return found
-
-
 def _htmldocs(tree, out, dirs, log):
-    env = dict(os.environ, PATH='/usr/bin:/bin:' + os.environ.get('PATH', ''))
+    env = proc.system_env()
     argv = ['make', '-C', tree, f'O={out}', f'SPHINXDIRS={" ".join(dirs)}', 'htmldocs']
-    proc = subprocess.run(argv, capture_output=True, text=True, env=env)
-    with open(log, 'w') as fh:
-        fh.write('$ ' + _shell(argv) + '\n' + proc.stdout + proc.stderr)
+    p = proc.run(argv, log, env=env)
     # htmldocs writes the netlink spec pages into the source tree: remove them.
     subprocess.run(['make', '-C', tree, f'O={out}', 'cleandocs'], capture_output=True, env=env)
-    return proc.returncode, sphinx_warnings(proc.stdout + proc.stderr, (tree, out))
+    return p.returncode, sphinx_warnings(p.stdout + p.stderr, (tree, out)), argv
 
 
 def gate_docs(ctx):
@@ -396,13 +202,12 @@ def gate_docs(ctx):
             'no sphinx-build: install Debian\'s python3-sphinx and '
             'python3-sphinx-rtd-theme (make deps)'])
     base_tree = _base_worktree(ctx)
-    rc_b, base = _htmldocs(base_tree, os.path.join(ctx.out, 'check-docs-base'), dirs,
-                           os.path.join(ctx.log_dir, 'docs-base.log'))
-    rc_s, series = _htmldocs(ctx.tree, os.path.join(ctx.out, 'check-docs-series'), dirs,
-                             os.path.join(ctx.log_dir, 'docs-series.log'))
-    cmd = (f'make -C {ctx.rel(ctx.tree)} O={ctx.rel(ctx.out)}/check-docs-series '
-           f'SPHINXDIRS="{" ".join(dirs)}" htmldocs (the base: the same in '
-           f'{ctx.rel(base_tree)})')
+    rc_b, base, _ = _htmldocs(base_tree, os.path.join(ctx.out, 'check-docs-base'), dirs,
+                              os.path.join(ctx.log_dir, 'docs-base.log'))
+    rc_s, series, argv = _htmldocs(ctx.tree, os.path.join(ctx.out, 'check-docs-series'),
+                                   dirs, os.path.join(ctx.log_dir, 'docs-series.log'))
+    cmd = (proc.shell_line(argv, ctx.root) +
+           f' (the base: the same in {ctx.rel(base_tree)})')
     extra = new_warnings(base, series)
     cases.append(_case(f'htmldocs {" ".join(dirs)}: builds', rc_s == 0,
                        '' if rc_s == 0 else f'exit {rc_s}, see docs-series.log', cmd))
@@ -414,41 +219,38 @@ def gate_docs(ctx):
 
 def _base_worktree(ctx):
     """build/wt/<base>/check-base: a worktree at rev_from."""
-    base_tree = ctx.worktree('check-base')
-    if not os.path.isdir(base_tree):
-        os.makedirs(os.path.dirname(base_tree), exist_ok=True)
-        subprocess.run(['git', '-C', ctx.tree, 'worktree', 'add', '-q', '--detach',
-                        base_tree, ctx.rev_from], check=True, capture_output=True)
-    else:
-        _git(ctx, 'checkout', '-q', '--detach', ctx.rev_from, tree=base_tree)
-    return base_tree
+    return ctx.worktree('check-base', ctx.rev_from)
 
 
 def _object_warnings(ctx, tree, arch, out, objs, fragments, log):
-    """sparse (C=2) and W=1 output of building @objs in @tree, normalised."""
+    """sparse (C=2) and W=1 output of building @objs in @tree, normalised;
+    and the reproduce line of the configure and build steps."""
+    if os.path.exists(log):
+        os.unlink(log)
     # Symbols the base does not know yet are dropped there: not an error.
-    _configure(ctx, tree, arch, out, fragments)
+    _, configure = _configure(ctx, tree, arch, out, fragments, log=log)
     for o in objs:  # force a rebuild, so that W=1 warnings show again
         try:
             os.remove(os.path.join(out, o))
         except FileNotFoundError:
             pass
-    argv = ['make', '-C', tree, *_make_args(arch, out), '-j', build.jobs(),
-            'C=2', 'W=1', *objs]
-    proc = subprocess.run(argv, capture_output=True, text=True)
-    with open(log, 'w') as fh:
-        fh.write('$ ' + _shell(argv) + '\n' + proc.stdout + proc.stderr)
-    if proc.returncode:
-        raise GateError(f'building {" ".join(objs)} in {tree} failed; see {log}')
-    return compiler_warnings(proc.stderr, prefixes=(tree, out))
+    argv = _make(tree, arch, out) + ['-j', build.jobs(), 'C=2', 'W=1', *objs]
+    p = proc.run(argv, log, append=True)
+    if p.returncode:
+        raise GateError(f'building {" ".join(objs)} in {ctx.rel(tree)} failed; '
+                        f'see {ctx.rel(log)}')
+    return (compiler_warnings(p.stderr, prefixes=(tree, out)),
+            configure + ' && ' + proc.shell_line(argv, ctx.root))
 
 
-# The compiler gate's config must build every .c file the series touches:
-# mm/memory_hotplug.c and drivers/base/memory.c need memory hotplug.
-COMPILER_FRAGMENTS = ('common', 'x86_64', 'options-on', 'hotplug')
+def compiler_fragments(base):
+    """The compiler gate's fragments on @base: x86_64, options on, hotplug."""
+    return arches.compose(arches.ARCHES[COMPILER_ARCH], COMPILER_FRAGMENTS, base,
+                          options=COMPILER_OPTIONS)
 
 
-def gate_compiler(ctx, arch='x86_64', fragments=COMPILER_FRAGMENTS):
+def gate_compiler(ctx):
+    arch, fragments = COMPILER_ARCH, compiler_fragments(ctx.base)
     cases, problems = [], []
     files = [f for f in kernel_sources(_git(ctx, 'diff', '--name-only',
                                             f'{ctx.rev_from}..HEAD').split())
@@ -461,17 +263,15 @@ def gate_compiler(ctx, arch='x86_64', fragments=COMPILER_FRAGMENTS):
         base = _object_warnings(ctx, base_tree, arch,
                                 os.path.join(ctx.out, f'check-compiler-base-{arch}'),
                                 base_objs, fragments,
-                                os.path.join(ctx.log_dir, 'compiler-base.log')) if base_objs else []
-        series = _object_warnings(ctx, ctx.tree, arch,
-                                  os.path.join(ctx.out, f'check-compiler-series-{arch}'),
-                                  objs, fragments,
-                                  os.path.join(ctx.log_dir, 'compiler-series.log'))
-    except (GateError, subprocess.CalledProcessError) as e:
+                                os.path.join(ctx.log_dir, 'compiler-base.log'))[0] if base_objs else []
+        series, cmd = _object_warnings(ctx, ctx.tree, arch,
+                                       os.path.join(ctx.out, f'check-compiler-series-{arch}'),
+                                       objs, fragments,
+                                       os.path.join(ctx.log_dir, 'compiler-series.log'))
+    except (GateError, build.BuildError, subprocess.CalledProcessError) as e:
         return results.Summary('check:compiler', [], [str(e)])
-    cmd = (f'make -C {ctx.rel(ctx.tree)} O={ctx.rel(ctx.out)}/check-compiler-series-{arch} '
-           f'ARCH={arch} tinyconfig + configs/{{{",".join(fragments)}}}.config + '
-           f'olddefconfig, then C=2 W=1 {" ".join(objs)} (the base: the same in '
-           f'{ctx.rel(base_tree)})')
+    cmd += f' (the base: the same in {ctx.rel(base_tree)})'
+
     for f in files:
         mine = [w for w in new_warnings(base, series) if w.startswith(f + ':')]
         cases.append(_case(f'sparse and W=1: {f}: no new warning', not mine,
@@ -489,28 +289,15 @@ def _commit_touches_kernel(ctx, commit):
                for f in files), any(f.startswith('tools/testing/selftests/') for f in files)
 
 
-BISECT_CONFIGS = {
-    'x86_64': ('common', 'x86_64'),
-    'arm64': ('common', 'arm64', 'arm64-4k'),
-}
-
-
-DEFAULT_BISECT = (('x86_64', 'on'), ('x86_64', 'off'), ('arm64', 'on'), ('arm64', 'off'))
-
-
 def gate_bisect(ctx, builds=DEFAULT_BISECT):
     """Every commit in rev_from..HEAD builds vmlinux (and the cma kselftests
-    where it touches them), per (arch, option set) of @builds, incrementally."""
+    where it touches them), per (arch, options) of @builds, incrementally."""
     cases, problems = [], []
     commits = _git(ctx, 'rev-list', '--reverse', f'{ctx.rev_from}..HEAD').split()
-    wt = ctx.worktree('check-bisect')
-    if not os.path.isdir(wt):
-        os.makedirs(os.path.dirname(wt), exist_ok=True)
-        subprocess.run(['git', '-C', ctx.tree, 'worktree', 'add', '-q', '--detach',
-                        wt, ctx.rev_from], check=True, capture_output=True)
+    wt = ctx.worktree('check-bisect', ctx.rev_from)
     for arch, opt in builds:
         out = os.path.join(ctx.out, f'check-bisect-{arch}-{opt}')
-        frags = BISECT_CONFIGS[arch] + (OPTION_FRAGMENTS[opt],)
+        frags = arches.compose(arches.ARCHES[arch], (), ctx.base, options=opt)
         started = time.monotonic()
         configured = False
         for c in commits:
@@ -519,33 +306,29 @@ def gate_bisect(ctx, builds=DEFAULT_BISECT):
             _git(ctx, 'checkout', '-q', '--detach', c, tree=wt)
             name = f'bisect {arch} options {opt}: {c[:12]} {subject}'
             log = os.path.join(ctx.log_dir, f'bisect-{arch}-{opt}-{c[:12]}.log')
-            cmd = (f'git -C {ctx.rel(ctx.tree)} checkout {c[:12]} && make -C '
-                   f'{ctx.rel(ctx.tree)} O={ctx.rel(out)} ARCH={arch} -j3 vmlinux')
+            cmd = proc.shell_line(['git', '-C', wt, 'checkout', '-q', '--detach', c[:12]],
+                                  ctx.root)
             t0 = time.monotonic()
             if not configured or kernel:
+                if os.path.exists(log):
+                    os.unlink(log)
                 # Re-apply the fragments: a symbol the previous commit
                 # did not know was dropped from .config by olddefconfig.
-                _configure(ctx, wt, arch, out, frags)
+                _, configure = _configure(ctx, wt, arch, out, frags, log=log)
                 configured = True
-                argv = ['make', '-C', wt, *_make_args(arch, out), '-j', build.jobs(),
-                        'vmlinux']
-                proc = subprocess.run(argv, capture_output=True, text=True)
-                with open(log, 'w') as fh:
-                    fh.write('$ ' + _shell(argv) + '\n' + proc.stdout + proc.stderr)
-                errs = [l for l in proc.stderr.splitlines() if 'error' in l.lower()]
-                ok = proc.returncode == 0
-                why = (f'{time.monotonic() - t0:.0f} s' if ok else
-                       f'build failed: {" | ".join(errs[:2]) or "see " + log}')
+                ok, why, build_cmd = _vmlinux(ctx, wt, arch, out, log, t0)
+                cmd += ' && ' + configure + ' && ' + build_cmd
             else:
                 ok, why = True, 'no kernel source changed'
             if ok and selftests and arch == 'x86_64' and opt == 'on':
                 os.makedirs(f'{out}/selftests-cma', exist_ok=True)
                 argv = ['make', '-s', '-C', os.path.join(wt, 'tools/testing/selftests/cma'),
                         f'OUTPUT={out}/selftests-cma']
-                proc = subprocess.run(argv, capture_output=True, text=True)
-                if proc.returncode:
+                p = proc.run(argv, log, append=True)
+                cmd += ' && ' + proc.shell_line(argv, ctx.root)
+                if p.returncode:
                     ok, why = False, 'cma kselftests do not build: ' + (
-                        proc.stderr.strip().splitlines() or ['?'])[-1]
+                        p.stderr.strip().splitlines() or ['?'])[-1]
             _record(ctx, 'bisect', cases, _case(name, ok, why, cmd))
         _record(ctx, 'bisect', cases, _case(
             f'bisect {arch} options {opt}: total', True,
@@ -556,58 +339,60 @@ def gate_bisect(ctx, builds=DEFAULT_BISECT):
 def gate_matrix(ctx, matrix_path, only=None):
     cases = []
     try:
-        entries = load_matrix(matrix_path)
-    except GateError as e:
+        entries = matrix.load(matrix_path)
+    except matrix.MatrixError as e:
         return results.Summary('check:matrix', [], [str(e)])
     for e in entries:
         if only and e.name not in only:
             continue
+        if not e.applies_to(ctx.base):
+            if only:
+                cases.append(ktap.Case(f'matrix {e.name}', ktap.SKIP,
+                                       f'only for base {", ".join(e.bases)}'))
+            continue
         out = os.path.join(ctx.out, f'check-matrix-{e.name}')
         log = os.path.join(ctx.log_dir, f'matrix-{e.name}.log')
+        if os.path.exists(log):
+            os.unlink(log)
         t0 = time.monotonic()
-        make = ['make', '-C', ctx.tree, *_make_args(e.arch, out)]
-        if e.randconfig_seed is not None:
-            os.makedirs(out, exist_ok=True)
-            allconfig = os.path.join(out, 'allconfig')
-            texts = []
-            for f in e.fragments:
-                with open(os.path.join(ctx.configs, f + '.config')) as fh:
-                    texts.append(fh.read())
-            with open(allconfig, 'w') as fh:
-                fh.write('\n'.join(texts + list(e.settings)) + '\n')
-            env = dict(os.environ, KCONFIG_SEED=str(e.randconfig_seed),
-                       KCONFIG_PROBABILITY=str(e.probability),
-                       KCONFIG_ALLCONFIG=allconfig)
-            subprocess.run(make + ['randconfig'], env=env, check=True, capture_output=True)
-            with open(os.path.join(out, '.config')) as fh:
-                bad = kconfig.verify(kconfig.merge(texts + ['\n'.join(e.settings)]),
-                                     kconfig.parse(fh.read()))
-            cmd = (f'KCONFIG_SEED={e.randconfig_seed} KCONFIG_PROBABILITY={e.probability} '
-                   f'KCONFIG_ALLCONFIG={ctx.rel(out)}/allconfig '
-                   f'make -C {ctx.rel(ctx.tree)} O={ctx.rel(out)} ARCH={e.arch} '
-                   f'randconfig && make ... -j3 vmlinux')
-        else:
-            bad = _configure(ctx, ctx.tree, e.arch, out, e.fragments, e.settings)
-            steps = ['tinyconfig', f'configs/{{{",".join(e.fragments)}}}.config']
-            steps += [' '.join(e.settings)] if e.settings else []
-            cmd = (f'make -C {ctx.rel(ctx.tree)} O={ctx.rel(out)} ARCH={e.arch} '
-                   + ' + '.join(steps + ['olddefconfig']) + ', then -j3 vmlinux')
+        randconfig = (None if e.randconfig_seed is None
+                      else (e.randconfig_seed, e.probability))
+        bad, cmd = _configure(ctx, ctx.tree, e.arch, out, e.fragments(ctx.base),
+                              e.settings, randconfig, log)
         if bad:
             _record(ctx, 'matrix', cases, _case(
                 f'matrix {e.name}', False, 'not the configuration asked for: ' +
-                kconfig.format_mismatches(bad).replace('\n', '; '), cmd))
+                kconfig_mismatches(bad), cmd))
             continue
-        argv = make + ['-j', build.jobs(), 'vmlinux']
-        proc = subprocess.run(argv, capture_output=True, text=True)
-        with open(log, 'w') as fh:
-            fh.write('$ ' + _shell(argv) + '\n' + proc.stdout + proc.stderr)
-        errs = [l for l in proc.stderr.splitlines() if 'error' in l.lower()]
+        ok, why, build_cmd = _vmlinux(ctx, ctx.tree, e.arch, out, log, t0)
         _record(ctx, 'matrix', cases, _case(
-            f'matrix {e.name}' + (f' ({e.note})' if e.note else ''),
-            proc.returncode == 0,
-            f'{time.monotonic() - t0:.0f} s' if proc.returncode == 0 else
-            'build failed: ' + (' | '.join(errs[:2]) or 'see ' + log), cmd))
+            f'matrix {e.name}' + (f' ({e.note})' if e.note else ''), ok, why,
+            cmd + ' && ' + build_cmd))
     return results.Summary('check:matrix', cases, [])
+
+
+def kconfig_mismatches(bad):
+    return kconfig.format_mismatches(bad).replace('\n', ';')
+
+
+# The gates in the order make check runs them: name -> runner(ctx, choice),
+# @choice being what the command line chose (Choice).
+@dataclasses.dataclass
+class Choice:
+    matrix_path: str = None   # configs/matrix.ini
+    matrix_only: list = None  # entries to build (default: every one of the base)
+    bisect: tuple = None      # (arch, options) builds (default: DEFAULT_BISECT)
+
+
+GATE_RUNNERS = {
+    'checkpatch': lambda ctx, choice: gate_checkpatch(ctx),
+    'kerneldoc': lambda ctx, choice: gate_kerneldoc(ctx),
+    'docs': lambda ctx, choice: gate_docs(ctx),
+    'compiler': lambda ctx, choice: gate_compiler(ctx),
+    'bisect': lambda ctx, choice: gate_bisect(ctx, choice.bisect or DEFAULT_BISECT),
+    'matrix': lambda ctx, choice: gate_matrix(ctx, choice.matrix_path, choice.matrix_only),
+}
+GATES = tuple(GATE_RUNNERS)
 
 
 def run(ctx, gates, matrix_path, matrix_only=None, bisect=None):
@@ -615,26 +400,29 @@ def run(ctx, gates, matrix_path, matrix_only=None, bisect=None):
     open(os.path.join(ctx.log_dir, PROGRESS), 'w').close()
     summaries = []
     for g in gates:
-        build.log_step(f'check: {g}')
+        printer.step(f'check: {g}')
         t0 = time.monotonic()
         try:
-            if g == 'checkpatch':
-                s = gate_checkpatch(ctx)
-            elif g == 'kerneldoc':
-                s = gate_kerneldoc(ctx)
-            elif g == 'docs':
-                s = gate_docs(ctx)
-            elif g == 'compiler':
-                s = gate_compiler(ctx)
-            elif g == 'bisect':
-                s = gate_bisect(ctx, bisect or DEFAULT_BISECT)
-            elif g == 'matrix':
-                s = gate_matrix(ctx, matrix_path, matrix_only)
-            else:
+            if g not in GATE_RUNNERS:
                 raise GateError(f'unknown check {g!r} (known: {", ".join(GATES)})')
-        except (GateError, subprocess.CalledProcessError, OSError) as e:
+            s = GATE_RUNNERS[g](ctx, Choice(matrix_path, matrix_only, bisect))
+        except (GateError, build.BuildError, subprocess.CalledProcessError, OSError) as e:
             s = results.Summary(f'check:{g}', [], [f'{g}: {e}'])
-        build.log_step(f'check: {g}: {s.passed} passed, {s.failed} failed '
-                       f'({time.monotonic() - t0:.0f} s)')
+        printer.step(f'check: {g}: {s.passed} passed, {s.failed} failed '
+                     f'({time.monotonic() - t0:.0f} s)')
         summaries.append(s)
     return summaries
+
+
+def write_report(ctx, summaries):
+    """The report's lines (a case a line, then the totals), also written to
+    build/results/check-<base>/report.txt."""
+    lines = []
+    for s in summaries:
+        lines += [printer.case_line(s.variant, c) for c in s.cases]
+        lines += [printer.problem_line(s.variant, p) for p in s.problems]
+    lines.append(printer.totals_line(summaries))
+    os.makedirs(ctx.log_dir, exist_ok=True)
+    with open(os.path.join(ctx.log_dir, 'report.txt'), 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+    return lines

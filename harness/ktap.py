@@ -4,6 +4,12 @@ kselftest nests a test program's own TAP under its runner line by prefixing
 every line with "# "; KUnit-style KTAP nests with four spaces. Both are
 handled. Lines that are neither results, plans nor nested lines are
 diagnostics and ignored.
+
+Checked, each a problem of the Block (a failure in a summary): result
+numbers run 1, 2, 3... at each level, with no gap, repeat or reorder; a
+version line is TAP version 13 or 14 or KTAP version 1. Raw kernel console
+output as kunit's own test_data has it (tab-nested, or printk timestamps
+before each line) is not parsed: it is reported as a problem, not misread.
 """
 import dataclasses
 import re
@@ -17,6 +23,10 @@ _RESULT = re.compile(
 _PLAN = re.compile(r'^1\.\.(?P<n>\d+)\s*(?:#\s*(?P<skip>SKIP)?\s*(?P<reason>.*))?$',
                    re.IGNORECASE)
 _NESTED = ('# ', '    ')
+_VERSION = re.compile(r'^(?P<kind>K?TAP) version (?P<v>\S+)$')
+VERSIONS = {('TAP', '13'), ('TAP', '14'), ('KTAP', '1')}
+# kunit's raw console forms: a printk timestamp before the line, or a tab.
+_RAW = re.compile(r'^(\[\s*\d+\.\d+\]\s*|\t+)(K?TAP version|(not )?ok \d+|1\.\.\d+)')
 
 
 @dataclasses.dataclass
@@ -35,6 +45,7 @@ class Block:
     plan: int = None
     plan_skip: str = None
     bail_out: str = None
+    problems: list = dataclasses.field(default_factory=list)
 
 
 def _status(ok, directive):
@@ -62,11 +73,16 @@ def parse(text):
     return _parse_lines(text.splitlines())
 
 
-def _parse_lines(lines):
+def _parse_lines(lines, where=''):
     block = Block(results=[])
     pending = []            # nested lines that precede the next result
     for raw in lines:
         line = raw.rstrip('\r\n')
+        if _RAW.match(line):
+            block.problems.append(
+                f'{where}raw console output (printk timestamps or tab nesting, as in '
+                f'kunit\'s test_data) is not KTAP: strip it first: {line.strip()!r}')
+            continue
         inner = _strip_nested(line)
         if inner is not None and line.strip():
             pending.append(inner)
@@ -74,6 +90,11 @@ def _parse_lines(lines):
         line = line.strip()
         if line.lower().startswith('bail out!'):
             block.bail_out = line[9:].strip() or 'bail out'
+            continue
+        m = _VERSION.match(line)
+        if m:
+            if (m.group('kind'), m.group('v')) not in VERSIONS:
+                block.problems.append(f'{where}unknown version line {line!r}')
             continue
         m = _PLAN.match(line)
         if m:
@@ -84,9 +105,16 @@ def _parse_lines(lines):
         m = _RESULT.match(line)
         if not m:
             continue
-        child = _parse_lines(pending) if pending else Block(results=[])
+        name = m.group('name').strip()
+        num, want = int(m.group('num')), len(block.results) + 1
+        if num != want:
+            block.problems.append(f'{where}result {name!r} is number {num}, '
+                                  f'expected {want} (numbers run 1, 2, 3...)')
+        child = (_parse_lines(pending, f'{where}{name}: ') if pending
+                 else Block(results=[]))
+        block.problems += child.problems
         pending = []
-        r = Result(name=m.group('name').strip(),
+        r = Result(name=name,
                    status=_status(m.group('ok'), m.group('directive')),
                    reason=(m.group('reason') or '').strip(),
                    children=child.results, plan=child.plan,

@@ -1,4 +1,4 @@
-"""Per-variant results: the summary file and the final counts line."""
+"""Per-variant results: a Summary (cases and problems) and its JSON file."""
 import dataclasses
 import json
 
@@ -63,29 +63,7 @@ def summarise(variant, ktap_text, expected_tests, splats, boot_problem=None):
         problems.append(f'runner planned {block.plan} tests, {reported} reported')
     if block.bail_out:
         problems.append('runner bailed out: ' + block.bail_out)
+    problems += ['KTAP: ' + p for p in block.problems]
     for kind, line in splats:
         problems.append(f'kernel splat: {line}')
     return Summary(variant, cases, problems)
-
-
-def totals_line(summaries):
-    p = sum(s.passed for s in summaries)
-    f = sum(s.failed for s in summaries)
-    s = sum(x.skipped for x in summaries)
-    return f'{p} passed, {f} failed, {s} skipped'
-
-
-def report(summary):
-    """Human-readable lines for one variant: failures with their reasons."""
-    lines = []
-    for c in summary.cases:
-        if c.status in (ktap.FAIL, ktap.TIMEOUT):
-            lines.append(f'  {c.status.upper()}: {c.name}' +
-                         (f' ({c.reason})' if c.reason else ''))
-        elif c.status == ktap.SKIP:
-            lines.append(f'  SKIP: {c.name}: {c.reason}')
-    for p in summary.problems:
-        lines.append(f'  FAIL: {p}')
-    lines.append(f'{summary.variant}: {summary.passed} passed, '
-                 f'{summary.failed} failed, {summary.skipped} skipped')
-    return lines

@@ -1,49 +1,27 @@
 """The variant table: base, arch, Kconfig fragments, QEMU sizing and command line.
 
-Variants live in configs/variants.ini, one section each. Arch facts that
-every variant of an arch shares (toolchain, image, QEMU machine, console)
-live in ARCHES below.
+Variants live in configs/variants.ini, one section each. What every
+variant of an arch shares (toolchain, image, QEMU machine, console, base
+fragments) is the arch's (harness/arches.py); a section lists only the
+fragments it adds.
 """
 import configparser
 import dataclasses
 import os
 
-
-@dataclasses.dataclass(frozen=True)
-class Arch:
-    name: str               # ARCH= for kbuild
-    cross_compile: str      # CROSS_COMPILE= prefix, '' for native
-    image: str              # kernel image, relative to the build dir
-    qemu: str               # QEMU system emulator
-    machine: tuple          # QEMU machine and CPU arguments
-    console: str            # kernel console= for the serial port
-    busybox_deb_arch: str   # Debian architecture of busybox-static
-    user_cflags: str = ''   # gcc flags of userspace (kselftests): -m32 on i386
+from . import arches
 
 
-ARCHES = {
-    'x86_64': Arch('x86_64', '', 'arch/x86/boot/bzImage',
-                   'qemu-system-x86_64', ('-M', 'pc', '-cpu', 'max'),
-                   'ttyS0', 'amd64'),
-    'i386': Arch('i386', '', 'arch/x86/boot/bzImage',
-                 'qemu-system-i386', ('-M', 'pc', '-cpu', 'max'),
-                 'ttyS0', 'i386', '-m32'),
-    'arm64': Arch('arm64', 'aarch64-linux-gnu-', 'arch/arm64/boot/Image',
-                  'qemu-system-aarch64',
-                  ('-M', 'virt', '-cpu', 'max,pauth-impdef=on'),
-                  'ttyAMA0', 'arm64'),
-}
-
-REQUIRED = ('summary', 'arch', 'fragments', 'base')
+REQUIRED = ('summary', 'arch', 'base')
 
 
 @dataclasses.dataclass(frozen=True)
 class Variant:
     name: str
     summary: str            # one line for `make variants`
-    arch: Arch
+    arch: arches.Arch
     base: str               # kernel base, a section of configs/bases.ini
-    fragments: tuple        # fragment names, configs/<name>.config
+    fragments: tuple        # every fragment, composed (arches.compose): configs/<name>.config
     memory: str             # QEMU -m
     cpus: int               # QEMU -smp
     cmdline: str            # extra kernel command line
@@ -61,25 +39,27 @@ class VariantError(Exception):
     pass
 
 
-def _parse_section(name, sec, known_bases=None):
+def _parse_section(name, sec, btable):
+    """The Variant of section @sec; @btable: {name: bases.Base}."""
     missing = [k for k in REQUIRED if not sec.get(k)]
     if missing:
         raise VariantError(f'variant {name}: missing {", ".join(missing)}')
-    if known_bases is not None and sec['base'] not in known_bases:
+    if sec['base'] not in btable:
         raise VariantError(f'variant {name}: unknown base {sec["base"]!r} '
-                           f'(configs/bases.ini has: {", ".join(known_bases)})')
-    arch = sec['arch']
-    if arch not in ARCHES:
-        raise VariantError(f'variant {name}: unknown arch {arch!r} '
-                           f'(known: {", ".join(sorted(ARCHES))})')
+                           f'(configs/bases.ini has: {", ".join(btable)})')
+    try:
+        arch = arches.lookup(sec['arch'], f'variant {name}: ')
+    except arches.ArchError as e:
+        raise VariantError(str(e)) from None
     try:
         cpus = int(sec.get('cpus', '2'))
         boot_timeout = int(sec.get('boot_timeout', '900'))
     except ValueError as e:
         raise VariantError(f'variant {name}: {e}') from None
-    return Variant(name=name, summary=sec['summary'], arch=ARCHES[arch],
+    return Variant(name=name, summary=sec['summary'], arch=arch,
                    base=sec['base'],
-                   fragments=tuple(sec['fragments'].split()),
+                   fragments=arches.compose(arch, sec.get('fragments', '').split(),
+                                            btable[sec['base']], boot=True),
                    memory=sec.get('memory', '1G'), cpus=cpus,
                    cmdline=sec.get('cmdline', ''),
                    tests=sec.get('tests', 'cma'),
@@ -100,16 +80,17 @@ def _parse_test_args(name, text):
     return tuple(pairs)
 
 
-def load(path, known_bases=None):
-    """Return the variants of @path, in file order, as a dict by name;
-    with @known_bases, a variant whose base is not among them is an error."""
+def load(path, btable):
+    """Return the variants of @path, in file order, as a dict by name.
+    @btable ({name: bases.Base}, configs/bases.ini) gives each variant's base
+    its guest fragments; a variant whose base is not in it is an error."""
     cp = configparser.ConfigParser(interpolation=None)
     try:
         with open(path) as f:
             cp.read_file(f)
     except (OSError, configparser.Error) as e:
         raise VariantError(f'{path}: {e}') from None
-    return {name: _parse_section(name, cp[name], known_bases)
+    return {name: _parse_section(name, cp[name], btable)
             for name in cp.sections()}
 
 

@@ -12,10 +12,10 @@
 #       check the per-zone event order" (the first ZONE_CMA patch)
 # POST  default: HEAD of TREE
 #
-# Builds go to build/out/bloat-<tree name>-<arch>-<pre|post> (fragments as the variants:
-# x86_64 = common x86_64, arm64 = common arm64 arm64-4k, i386 = common i386
-# i386-highmem, then the -f fragments of configs/, e.g. -f hotplug), ccache
-# as the harness, -j3. The version string and build
+# Builds go to build/out/bloat-<tree name>-<arch>-<pre|post>: the arch's fragments
+# (`python3 -m harness fragments --arch A`: common and the arch's own; i386 adds
+# i386-highmem), then the -f fragments of configs/, e.g. -f hotplug, configured
+# by `python3 -m harness configure`, ccache as the harness, -j3. The version string and build
 # stamps are pinned (KBUILD_BUILD_*, LOCALVERSION_AUTO off, LOCALVERSION
 # empty) on both sides, so that linux_banner & co. cannot differ: nothing is
 # filtered out of the comparison. Exit 0 if no difference, 1 if any, 2 on a
@@ -28,6 +28,7 @@ usage() {
 }
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+: "${PYTHON:=python3}"
 arches="x86_64 arm64"
 jobs=3
 extra=
@@ -88,12 +89,14 @@ worktree() { # worktree <pre|post> <rev>: a detached checkout of rev
 
 build() { # build <arch> <pre|post>
 	arch=$1 side=$2 wt=$tree-bloat-$2 out=$outdir/bloat-$(basename "$tree")-$1-$2
+	karch=$arch
+	cross=$(cd "$top" && "$PYTHON" -c "from harness import arches; print(arches.ARCHES['$arch'].cross_compile)")
 	case $arch in
-	x86_64) karch=x86_64 cross='' frags="common x86_64" ;;
-	arm64) karch=arm64 cross=aarch64-linux-gnu- frags="common arm64 arm64-4k" ;;
-	i386) karch=i386 cross='' frags="common i386 i386-highmem" ;;
+	i386) own=i386-highmem ;;
+	*) own= ;;
 	esac
-	frags="$frags $extra"
+	# shellcheck disable=SC2086
+	frags=$(cd "$top" && "$PYTHON" -m harness fragments --arch "$arch" $own $extra) || exit 2
 	mkdir -p "$out"
 	log=$out/bloat-build.log
 	set -- -C "$wt" O="$out" ARCH="$karch" LOCALVERSION=
@@ -102,19 +105,12 @@ build() { # build <arch> <pre|post>
 		set -- "$@" CC="ccache ${cross}gcc" HOSTCC="ccache gcc"
 	fi
 	: >"$log"
-	{
-		make "$@" tinyconfig
-		for f in $frags; do printf '\n' && cat "$top/configs/$f.config"; done >>"$out/.config"
-		"$wt/scripts/config" --file "$out/.config" -d LOCALVERSION_AUTO
-		make "$@" olddefconfig
-	} >>"$log" 2>&1 || { echo "$0: configuring $arch $side failed, see $log" >&2; exit 2; }
-	# Each fragment symbol must have survived olddefconfig (as the harness checks).
-	for f in $frags; do
-		sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/# \1 is not set/p' \
-			"$top/configs/$f.config"
-	done | while IFS= read -r l; do
-		grep -qxF "$l" "$out/.config" || { echo "$0: $arch $side: fragment line fell out of .config: $l" >&2; exit 2; }
-	done || exit 2
+	# The harness's one configure path (tinyconfig, the fragments,
+	# olddefconfig, every fragment symbol checked in .config).
+	# shellcheck disable=SC2086 # word splitting of the fragment list intended
+	(cd "$top" && "$PYTHON" -m harness configure --arch "$karch" --tree "$wt" --out "$out" \
+		--log "$log" --set CONFIG_LOCALVERSION_AUTO=n $frags) >&2 ||
+		{ echo "$0: configuring $arch $side failed, see $log" >&2; exit 2; }
 	if grep -q '^CONFIG_ZONE_CMA=y' "$out/.config"; then
 		echo "$0: $arch $side: CONFIG_ZONE_CMA=y, expected off" >&2; exit 2
 	fi

@@ -2,7 +2,7 @@ import os
 import subprocess
 import unittest
 
-from harness import bases, cli, variants
+from harness import arches, bases, paths, pipeline, variants
 
 SHA = 'a' * 64
 MAIN = f"""[mainline]
@@ -18,6 +18,9 @@ tarball_env = BASE_TARBALL
 tree = build/linux
 patches = patches
 series = series
+guest_fragments = sysctl
+options_on = options-on
+options_off = options-off
 """
 OLD = f"""[6.12]
 linux = 6.12.117
@@ -30,6 +33,9 @@ sha256 = {SHA}
 tree = build/linux-6.12
 patches = backports/6.12
 series = series/6.12
+guest_fragments = proc-sysctl
+options_on = options-on zone-cma
+options_off = options-off zone-cma-off
 """
 
 
@@ -85,8 +91,8 @@ class RepoBasesTest(unittest.TestCase):
     """configs/bases.ini and configs/variants.ini as they are in the repo."""
 
     def setUp(self):
-        self.bases = bases.load(cli.BASES_INI)
-        self.variants = variants.load(cli.VARIANTS_INI, list(self.bases))
+        self.bases = bases.load(paths.BASES_INI)
+        self.variants = variants.load(paths.VARIANTS_INI, self.bases)
 
     def test_pins(self):
         self.assertEqual(self.bases['mainline'].sha256,
@@ -107,41 +113,41 @@ class RepoBasesTest(unittest.TestCase):
 
     def test_unknown_base_is_named(self):
         with self.assertRaises(variants.VariantError) as e:
-            variants.load(cli.VARIANTS_INI, ['mainline'])
+            variants.load(paths.VARIANTS_INI, {'mainline': self.bases['mainline']})
         self.assertIn("unknown base '6.12'", str(e.exception))
 
 
 class TreePerBaseTest(unittest.TestCase):
-    """cli: a variant's kernel comes from its base's tree."""
+    """pipeline: a variant's kernel comes from its base's tree."""
 
     def setUp(self):
         self.bases = bases.parse(MAIN + OLD)
 
     def test_tree_of(self):
         from unittest import mock
-        with mock.patch.object(cli, 'TREE_OVERRIDE', None):
-            self.assertEqual(cli.tree_of(self.bases['6.12']),
-                             os.path.join(cli.ROOT, 'build', 'linux-6.12'))
-            self.assertEqual(cli.tree_of(self.bases['mainline']),
-                             os.path.join(cli.ROOT, 'build', 'linux'))
+        with mock.patch.object(pipeline.paths, 'TREE_OVERRIDE', None):
+            self.assertEqual(pipeline.tree_of(self.bases['6.12']),
+                             os.path.join(paths.ROOT, 'build', 'linux-6.12'))
+            self.assertEqual(pipeline.tree_of(self.bases['mainline']),
+                             os.path.join(paths.ROOT, 'build', 'linux'))
 
     def test_no_kselftests_says_why(self):
         import tempfile
         from unittest import mock
         from harness import build
-        v = variants.Variant(name='v', summary='', arch=variants.ARCHES['x86_64'],
+        v = variants.Variant(name='v', summary='', arch=arches.ARCHES['x86_64'],
                              base='mainline', fragments=(), memory='1G', cpus=1,
                              cmdline='', tests='cma', boot_timeout=1, qemu_extra=(),
                              in_test=True)
         why = 'build/linux: the bare base, Linux 7.3-rc7: patches/ has no patches yet'
         with tempfile.TemporaryDirectory() as d, \
-                mock.patch.object(cli, 'TREE_OVERRIDE', d), \
-                mock.patch.object(cli, 'ensure_tree', lambda b: why), \
-                mock.patch.object(build, 'log_step', lambda m: None), \
-                mock.patch.object(build, 'configure', lambda *a, **k: None), \
+                mock.patch.object(pipeline.paths, 'TREE_OVERRIDE', d), \
+                mock.patch.object(pipeline, 'ensure_tree', lambda b: why), \
+                mock.patch.object(pipeline.printer, 'step', lambda m: None), \
+                mock.patch.object(build, 'configure_variant', lambda *a, **k: None), \
                 mock.patch.object(build, 'kernel', lambda *a: 'bzImage'), \
                 self.assertRaises(build.BuildError) as e:
-            cli.prepare_variant(v, os.path.join(d, 'log'), btable=self.bases)
+            pipeline.prepare_variant(v, os.path.join(d, 'log'), btable=self.bases)
         self.assertIn('no kselftests cma', str(e.exception))
         self.assertIn(why, str(e.exception))
 
@@ -176,13 +182,13 @@ class PipelineTest(unittest.TestCase):
             note('boot', v, -1)
             return (resdir, built)
 
-        with mock.patch.object(cli, 'build_variant', fake_build), \
-                mock.patch.object(cli, 'boot_variant', fake_boot), \
-                mock.patch.object(cli, 'ensure_tree', lambda b: ''), \
+        with mock.patch.object(pipeline, 'build_variant', fake_build), \
+                mock.patch.object(pipeline, 'boot_variant', fake_boot), \
+                mock.patch.object(pipeline, 'ensure_tree', lambda b: ''), \
                 mock.patch.object(build, 'NICE', 0):
             fake_vs = ['a', 'b', 'c']
             with mock.patch.object(bases, 'lookup', lambda t, n: n):
-                got = cli.run_variants([_V(n) for n in fake_vs], {}, serial=False)
+                got = pipeline.run_variants([_V(n) for n in fake_vs], {}, serial=False)
         self.assertEqual([g[1] for g in got], ['img-a', 'img-b', 'img-c'])
         # b's build started before a's boot ended: they overlapped.
         start_b = events.index(('build', 'b', 1))
@@ -210,12 +216,12 @@ class EnsureTreeOnceTest(unittest.TestCase):
             return 1
 
         b = bases.parse(MAIN)['mainline']
-        with mock.patch.object(cli, '_READY', {}), \
-                mock.patch.object(cli, 'TREE_OVERRIDE', None), \
-                mock.patch.object(cli.subprocess, 'call', fake_call):
+        with mock.patch.object(pipeline, '_READY', {}), \
+                mock.patch.object(pipeline.paths, 'TREE_OVERRIDE', None), \
+                mock.patch.object(pipeline.subprocess, 'call', fake_call):
             for _ in range(2):
                 with self.assertRaises(build.BuildError) as e:
-                    cli.ensure_tree(b)
+                    pipeline.ensure_tree(b)
                 self.assertIn('series.sh tree mainline exited 1', str(e.exception))
         self.assertEqual(len(calls), 1)
 

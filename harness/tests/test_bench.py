@@ -3,7 +3,7 @@ import tempfile
 import unittest
 
 from harness.tests.util import load_text
-from harness import bases, bench, cli
+from harness import bases, bench, benchreport, benchstats, console, paths
 
 CONSOLE = """\
 [    0.000000] Linux version 6.12.117
@@ -27,7 +27,7 @@ BENCH exit_status=0
 
 class BenchParseTest(unittest.TestCase):
     def test_figures(self):
-        r = bench.parse_console(CONSOLE)
+        r = console.bench_figures(CONSOLE)
         m = r['metrics']
         self.assertEqual(m['boot_s'], 1.5)
         self.assertEqual(m['elapsed_s'], 12.5)
@@ -39,22 +39,22 @@ class BenchParseTest(unittest.TestCase):
         self.assertEqual(r['splats'], [])
 
     def test_no_event_counters_means_no_figures(self):
-        r = bench.parse_console(CONSOLE.replace('VMSTAT pgfault 90000\n', ''))
+        r = console.bench_figures(CONSOLE.replace('VMSTAT pgfault 90000\n', ''))
         self.assertNotIn('pswpout', r['metrics'])
 
     def test_unfinished_run_has_no_vmstat_sums(self):
-        r = bench.parse_console(CONSOLE.split('BENCH exit_status')[0])
+        r = console.bench_figures(CONSOLE.split('BENCH exit_status')[0])
         self.assertNotIn('_finished', r['metrics'])
         self.assertNotIn('pswpout', r['metrics'])
 
     def test_splat_inside_bench_section(self):
-        r = bench.parse_console(CONSOLE.replace(
+        r = console.bench_figures(CONSOLE.replace(
             '[    3.000000] stray kernel line', '[ 3.0] BUG: Bad page state in process churn'))
         self.assertEqual(len(r['splats']), 1)
 
     def test_summarise(self):
-        self.assertEqual(bench.summarise([3, 1, 2]), (2, 1, 3))
-        self.assertIsNone(bench.summarise([]))
+        self.assertEqual(benchstats.summarise([3, 1, 2]), (2, 1, 3))
+        self.assertIsNone(benchstats.summarise([]))
 
 
 class BenchLoadTest(unittest.TestCase):
@@ -62,13 +62,13 @@ class BenchLoadTest(unittest.TestCase):
         return load_text(bench.load, text)
 
     def test_repo_benchmarks_load(self):
-        table = bench.load(os.path.join(cli.ROOT, 'bench', 'benchmarks.ini'), None,
-                           list(bases.load(cli.BASES_INI)))
+        table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'), None,
+                           bases.load(paths.BASES_INI))
         self.assertIn('overhead', table)
         self.assertEqual(table['utilization'].kernels[0].name, 'base-cma0')
         for b in table.values():
             self.assertTrue(any(os.path.exists(os.path.join(
-                cli.ROOT, 'bench', b.workload[0] + ext)) for ext in ('.c', '.sh')),
+                paths.ROOT, 'bench', b.workload[0] + ext)) for ext in ('.c', '.sh')),
                 b.workload)
 
     def test_errors(self):
@@ -86,13 +86,9 @@ class BenchLoadTest(unittest.TestCase):
             self.assertIn(msg, str(e.exception))
 
 
-if __name__ == '__main__':
-    unittest.main()
-
-
 def _base_612():
     """The 6.12 base and a work tree that does not exist (no git needed)."""
-    return bases.load(cli.BASES_INI)['6.12'], os.path.join(cli.ROOT, 'build', 'no-such-tree')
+    return bases.load(paths.BASES_INI)['6.12'], os.path.join(paths.ROOT, 'build', 'no-such-tree')
 
 
 class BenchReportTest(unittest.TestCase):
@@ -104,9 +100,9 @@ class BenchReportTest(unittest.TestCase):
         return runs
 
     def test_threads_report_and_plot(self):
-        table = bench.load(os.path.join(cli.ROOT, 'bench', 'benchmarks.ini'))
+        table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
         b = table['cma-concurrency']
-        self.assertEqual(bench.thread_counts(b), [1, 2, 4, 8, 16, 32])
+        self.assertEqual(benchstats.thread_counts(b), [1, 2, 4, 8, 16, 32])
         vals = {}
         for i, k in enumerate(b.kernels):
             vals[k.name] = [{f't{t}_allocs_per_s': 100.0 * (i + 1) + r,
@@ -114,24 +110,28 @@ class BenchReportTest(unittest.TestCase):
                             for t in (1, 2, 4, 8, 16, 32) for r in range(1)]
             vals[k.name] = [dict(kv for d in vals[k.name] for kv in d.items())] * 3
         runs = self.fake_runs(b, vals)
-        rep = bench.make_report(cli.ROOT, b, runs, {}, *_base_612())
+        rep = benchreport.make_report(paths.ROOT, b, runs, {}, *_base_612())
         self.assertIn('| 16 | `series` | 200.0 (200.0-200.0) | 2.00 | 0 | 0.010 |', rep['markdown'])
         self.assertIn('| 16 | `no-mutex` | 300.0 (300.0-300.0) | 3.00 | 3 | 0.010 |', rep['markdown'])
         with tempfile.TemporaryDirectory() as d:
-            err = bench.plot(b, runs, os.path.join(d, 'p.png'))
+            err = benchreport.plot(b, runs, os.path.join(d, 'p.png'))
             if err is None:
                 self.assertTrue(os.path.getsize(os.path.join(d, 'p.png')) > 0)
 
     def test_metrics_report_ratio_and_left_out_runs(self):
-        table = bench.load(os.path.join(cli.ROOT, 'bench', 'benchmarks.ini'))
+        table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
         b = table['overhead']
         runs = self.fake_runs(b, {'base': [{'faults_per_s': 100, 'boot_s': 1}] * 3,
                                   'series-off': [{'faults_per_s': 99, 'boot_s': 1}] * 3,
                                   'series-on': [{'faults_per_s': 98, 'boot_s': 1}] * 3,
                                   'series-zone-cma': [{'faults_per_s': 97, 'boot_s': 1}] * 3})
         runs['series-off'][2]['problems'] = ['workload did not finish']
-        md = bench.make_report(cli.ROOT, b, runs, {}, *_base_612())['markdown']
+        md = benchreport.make_report(paths.ROOT, b, runs, {}, *_base_612())['markdown']
         self.assertIn('- base: Linux 6.12.117 (Debian linux-source-6.12 '
                       '6.12.117-1~deb12u1) (tag `base` of `build/linux-6.12`)', md)
         self.assertIn('| `series-off` | 2/3 | 99.0 (99.0-99.0) | 0.990 |', md)
         self.assertIn('`series-off` run 3: workload did not finish', md)
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -3,11 +3,11 @@ import tempfile
 import unittest
 from unittest import mock
 
-from harness import build, variants
+from harness import arches, bases, build, variants
 
 
 def _variant(arch):
-    return variants.Variant(name=arch, summary='', arch=variants.ARCHES[arch],
+    return variants.Variant(name=arch, summary='', arch=arches.ARCHES[arch],
                             base='mainline', fragments=(), memory='1G', cpus=1, cmdline='',
                             tests='cma', boot_timeout=1, qemu_extra=(),
                             in_test=True)
@@ -49,7 +49,8 @@ class VariantTableTest(unittest.TestCase):
     def test_i386_highmem_variant(self):
         root = os.path.dirname(os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))))
-        table = variants.load(os.path.join(root, 'configs', 'variants.ini'))
+        table = variants.load(os.path.join(root, 'configs', 'variants.ini'),
+                              bases.load(os.path.join(root, 'configs', 'bases.ini')))
         v = table['i386-highmem']
         self.assertEqual(v.arch.name, 'i386')
         self.assertEqual(v.arch.busybox_deb_arch, 'i386')

@@ -4,7 +4,7 @@ import os
 import tempfile
 import unittest
 
-from harness import gates
+from harness import bases, diagnostics, gates, matrix
 
 from .util import load_text
 
@@ -56,50 +56,50 @@ static void foo_static(void)
 
 class WarningTest(unittest.TestCase):
     def test_normalise_drops_line_numbers_and_prefixes(self):
-        a = gates.normalise_warning('/t/mm/cma.c:120:5: warning: symbol x was not declared',
+        a = diagnostics.normalise_warning('/t/mm/cma.c:120:5: warning: symbol x was not declared',
                                     prefixes=('/t',))
-        b = gates.normalise_warning('mm/cma.c:98:5: warning: symbol x was not declared')
+        b = diagnostics.normalise_warning('mm/cma.c:98:5: warning: symbol x was not declared')
         self.assertEqual(a, b)
         self.assertEqual(a, 'mm/cma.c: warning: symbol x was not declared')
 
     def test_new_warnings_counts_duplicates(self):
         base = ['a: warning: x', 'a: warning: y']
         series = ['a: warning: x', 'a: warning: x', 'a: warning: y', 'b: warning: z']
-        self.assertEqual(gates.new_warnings(base, series), ['a: warning: x', 'b: warning: z'])
-        self.assertEqual(gates.new_warnings(series, base), [])
+        self.assertEqual(diagnostics.new_warnings(base, series), ['a: warning: x', 'b: warning: z'])
+        self.assertEqual(diagnostics.new_warnings(series, base), [])
 
     def test_compiler_warnings_keeps_only_diagnostics(self):
         out = ('  CC      mm/cma.o\n'
                'mm/cma.c:5:1: warning: no previous prototype for f [-Wmissing-prototypes]\n'
                'mm/cma.c:9: error: broken\n'
                '  CHECK   mm/cma.c\n')
-        self.assertEqual(len(gates.compiler_warnings(out)), 2)
+        self.assertEqual(len(diagnostics.compiler_warnings(out)), 2)
 
 
 class KernelDocTest(unittest.TestCase):
     def test_added_lines(self):
-        added = gates.added_lines(DIFF)
+        added = diagnostics.added_lines(DIFF)
         self.assertIn(14, added['mm/foo.c'])
         self.assertIn(43, added['mm/foo.c'])
         self.assertNotIn(10, added['mm/foo.c'])
 
     def test_function_definitions(self):
-        defs = gates.function_definitions(FOO_C)
+        defs = diagnostics.function_definitions(FOO_C)
         names = {n: (line, static) for line, n, static in defs}
         self.assertEqual(names['foo_documented'], (14, False))
         self.assertEqual(names['foo_bare'], (18, False))
         self.assertTrue(names['foo_static'][1])
 
     def test_undocumented_new_functions(self):
-        missing = gates.undocumented_new_functions(DIFF, lambda p: FOO_C)
+        missing = diagnostics.undocumented_new_functions(DIFF, lambda p: FOO_C)
         self.assertEqual(missing, [('mm/foo.c', 18, 'foo_bare')])
 
     def test_declarations_are_not_definitions(self):
         src = 'int f(void);\nextern int g(int a);\nstruct s x = {\n};\n'
-        self.assertEqual(gates.function_definitions(src), [])
+        self.assertEqual(diagnostics.function_definitions(src), [])
 
     def test_kernel_sources(self):
-        self.assertEqual(gates.kernel_sources(
+        self.assertEqual(diagnostics.kernel_sources(
             ['mm/cma.c', 'tools/testing/selftests/cma/a.c', 'mm/Kconfig',
              'include/linux/cma.h', 'Documentation/mm/cma.rst']),
             ['include/linux/cma.h', 'mm/cma.c'])
@@ -107,7 +107,7 @@ class KernelDocTest(unittest.TestCase):
 
 class DocsTest(unittest.TestCase):
     def test_doc_dirs(self):
-        self.assertEqual(gates.doc_dirs(['Documentation/mm/cma.rst', 'mm/cma.c',
+        self.assertEqual(diagnostics.doc_dirs(['Documentation/mm/cma.rst', 'mm/cma.c',
                                          'Documentation/admin-guide/mm/x.rst',
                                          'Documentation/ABI/testing/sysfs-kernel-mm-cma']),
                          ['ABI', 'admin-guide', 'mm'])
@@ -115,27 +115,28 @@ class DocsTest(unittest.TestCase):
     def test_sphinx_warnings(self):
         out = ('/t/Documentation/mm/cma.rst:12: WARNING: Title underline too short.\n'
                'reading sources... [ 50%] mm/cma\n')
-        self.assertEqual(gates.sphinx_warnings(out, ('/t',)),
+        self.assertEqual(diagnostics.sphinx_warnings(out, ('/t',)),
                          ['Documentation/mm/cma.rst: WARNING: Title underline too short.'])
 
 
 class MatrixTest(unittest.TestCase):
     def test_repository_matrix_loads(self):
-        entries = gates.load_matrix(os.path.join(ROOT, 'configs', 'matrix.ini'))
+        entries = matrix.load(os.path.join(ROOT, 'configs', 'matrix.ini'))
         self.assertGreaterEqual(len(entries), 10)
-        for e in entries:
-            for f in e.fragments:
+        for e, b in ((e, b) for e in entries for b in bases.load(
+                os.path.join(ROOT, 'configs', 'bases.ini')).values()):
+            for f in e.fragments(b):
                 self.assertTrue(os.path.exists(os.path.join(ROOT, 'configs', f + '.config')),
                                 f'{e.name}: no configs/{f}.config')
         self.assertTrue(any(e.randconfig_seed is not None for e in entries))
 
     def test_bad_arch_and_setting(self):
-        with self.assertRaisesRegex(gates.GateError, 'arch must be'):
-            load_text(gates.load_matrix, '[x]\narch = sparc\n')
-        with self.assertRaisesRegex(gates.GateError, 'not CONFIG_X=value'):
-            load_text(gates.load_matrix, '[x]\narch = x86_64\nset = CMA=y\n')
-        with self.assertRaisesRegex(gates.GateError, 'invalid literal'):
-            load_text(gates.load_matrix, '[x]\narch = x86_64\nrandconfig_seed = one\n')
+        with self.assertRaisesRegex(matrix.MatrixError, 'arch must be'):
+            load_text(matrix.load, '[x]\narch = sparc\n')
+        with self.assertRaisesRegex(matrix.MatrixError, 'not CONFIG_X=value'):
+            load_text(matrix.load, '[x]\narch = x86_64\nset = CMA=y\n')
+        with self.assertRaisesRegex(matrix.MatrixError, 'invalid literal'):
+            load_text(matrix.load, '[x]\narch = x86_64\nrandconfig_seed = one\n')
 
 
 class ProgressTest(unittest.TestCase):

@@ -1,6 +1,6 @@
 import unittest
 
-from harness import ktap
+from harness import ktap, results
 
 KSELFTEST = """\
 TAP version 13
@@ -95,6 +95,46 @@ class ParseTest(unittest.TestCase):
     def test_diagnostics_ignored(self):
         block = ktap.parse("# just a comment\nrandom text\n")
         self.assertEqual(block.results, [])
+
+
+
+class NumberingAndVersionTest(unittest.TestCase):
+    def test_clean_stream_has_no_problem(self):
+        self.assertEqual(ktap.parse(KSELFTEST).problems, [])
+
+    def test_duplicate_number(self):
+        block = ktap.parse("TAP version 13\n1..2\nok 1 a\nok 1 b\n")
+        self.assertEqual(len(block.problems), 1)
+        self.assertIn("'b' is number 1, expected 2", block.problems[0])
+
+    def test_out_of_order_nested_number_names_its_parent(self):
+        block = ktap.parse("1..1\n# 1..2\n# ok 2 x\n# ok 1 y\nok 1 prog\n")
+        self.assertEqual(len(block.problems), 2)
+        self.assertTrue(block.problems[0].startswith("prog: result 'x' is number 2"))
+
+    def test_versions(self):
+        for line in ('TAP version 13', 'TAP version 14', 'KTAP version 1'):
+            self.assertEqual(ktap.parse(line + "\n1..1\nok 1 a\n").problems, [], line)
+        block = ktap.parse("KTAP version 2\n1..1\nok 1 a\n")
+        self.assertIn("unknown version line 'KTAP version 2'", block.problems[0])
+
+    def test_problems_fail_the_summary(self):
+        s = results.summarise('v', "1..2\n# 1..1\n# ok 1 a\nok 1 p\n# 1..1\n# ok 1 b\n"
+                              "ok 3 q\n", [], [])
+        self.assertFalse(s.ok)
+        self.assertIn("KTAP: result 'q' is number 3, expected 2", s.problems[0])
+
+    def test_kunit_raw_console_is_rejected(self):
+        """kunit's test_data: tab nesting, and printk timestamps before each
+        line; neither is misread as a plan or results."""
+        tabs = "KTAP version 1\n1..2\n\tKTAP version 1\n\t1..1\n\tok 1 a\nok 1 s\n"
+        stamped = ("[    1.0] KTAP version 1\n[    1.0] 1..1\n"
+                   "[    1.1] ok 1 example\n")
+        for text in (tabs, stamped):
+            block = ktap.parse(text)
+            self.assertTrue(block.problems, text)
+            self.assertIn('raw console output', block.problems[0])
+        self.assertEqual(ktap.parse(stamped).results, [])
 
 
 if __name__ == '__main__':

@@ -3,7 +3,9 @@ import subprocess
 import unittest
 
 from harness.tests.util import load_text
-from harness import build, cli, ktap, results, variants
+from harness import bases, build, console, ktap, paths, printer, results, variants
+
+BTABLE = bases.load(paths.BASES_INI)
 
 GOOD = """\
 [    0.000000] Linux version 6.12.117
@@ -27,7 +29,7 @@ class AnalyseTest(unittest.TestCase):
     expected = ['cma:cma_debugfs']
 
     def test_good_run(self):
-        s, _ = cli.analyse('x', GOOD, self.expected, 0, 10)
+        s, _ = console.analyse('x', GOOD, self.expected, 0, 10)
         self.assertEqual((s.passed, s.failed, s.skipped), (1, 0, 1))
         self.assertTrue(s.ok)
 
@@ -35,60 +37,66 @@ class AnalyseTest(unittest.TestCase):
         text = GOOD.replace('===HARNESS-DMESG-END===',
                             '[    9.1] WARNING: CPU: 0 PID: 1 at mm/cma.c:1 f\n'
                             '===HARNESS-DMESG-END===')
-        s, _ = cli.analyse('x', text, self.expected, 0, 10)
+        s, _ = console.analyse('x', text, self.expected, 0, 10)
         self.assertFalse(s.ok)
         self.assertIn('kernel splat: WARNING: CPU: 0 PID: 1 at mm/cma.c:1 f',
                       s.problems)
 
     def test_test_output_is_not_scanned_for_splats(self):
         text = GOOD.replace('# ok 1 a', '# # expecting no BUG: here\n# ok 1 a')
-        s, _ = cli.analyse('x', text, self.expected, 0, 10)
+        s, _ = console.analyse('x', text, self.expected, 0, 10)
         self.assertTrue(s.ok)
 
     def test_kernel_line_inside_ktap_is_scanned(self):
         text = GOOD.replace('# ok 1 a', '[ 3.0] Kernel panic - not syncing: x\n# ok 1 a')
-        s, ktap_text = cli.analyse('x', text, self.expected, 0, 10)
+        s, ktap_text = console.analyse('x', text, self.expected, 0, 10)
         self.assertFalse(s.ok)
         self.assertNotIn('panic', ktap_text)
 
     def test_missing_test_fails(self):
-        s, _ = cli.analyse('x', GOOD, self.expected + ['cma:cma_stress'], 0, 10)
+        s, _ = console.analyse('x', GOOD, self.expected + ['cma:cma_stress'], 0, 10)
         self.assertFalse(s.ok)
         self.assertIn('2 tests expected, 1 reported', s.problems[0])
 
     def test_hang_fails(self):
         text = GOOD.split('ok 1 selftests')[0]
-        s, _ = cli.analyse('x', text, self.expected, None, 900)
+        s, _ = console.analyse('x', text, self.expected, None, 900)
         self.assertIn('wall-clock limit', s.problems[0])
 
     def test_crash_mid_run_fails(self):
         text = GOOD.split('===HARNESS-KTAP-END')[0]
-        s, _ = cli.analyse('x', text, self.expected, 0, 10)
+        s, _ = console.analyse('x', text, self.expected, 0, 10)
         self.assertIn('did not finish', s.problems[0])
 
     def test_never_started(self):
-        s, _ = cli.analyse('x', '[ 0.1] Linux\n', self.expected, 0, 10)
+        s, _ = console.analyse('x', '[ 0.1] Linux\n', self.expected, 0, 10)
         self.assertIn('never started', s.problems[0])
 
     def test_totals_line(self):
         a = results.Summary('a', [ktap.Case('t', ktap.PASS)], [])
         b = results.Summary('b', [ktap.Case('u', ktap.TIMEOUT),
                                   ktap.Case('v', ktap.SKIP, 'why')], ['splat'])
-        self.assertEqual(results.totals_line([a, b]),
+        self.assertEqual(printer.totals_line([a, b]),
                          '1 passed, 2 failed, 1 skipped')
-        self.assertIn('  SKIP: v: why', results.report(b))
+        self.assertIn('  SKIP: v: why', printer.report(b))
+
+
+def load_variants(text):
+    """The variants of ini @text; base b is mainline."""
+    btable = dict(BTABLE, b=BTABLE['mainline'])
+    return load_text(lambda p: variants.load(p, btable), text)
 
 
 class VariantsTest(unittest.TestCase):
     def load(self, text):
-        return load_text(variants.load, text)
+        return load_variants(text)
 
     def test_repo_table_loads(self):
-        table = variants.load(cli.VARIANTS_INI)
+        table = variants.load(paths.VARIANTS_INI, BTABLE)
         self.assertIn('x86_64', table)
         self.assertIn('arm64', table)
         for v in table.values():
-            for p in v.fragment_paths(cli.CONFIGS):
+            for p in v.fragment_paths(paths.CONFIGS):
                 self.assertTrue(os.path.exists(p), p)
 
     def test_unknown_variant_lists_valid_ones(self):
@@ -113,7 +121,7 @@ class VariantsTest(unittest.TestCase):
 class TestArgsTest(unittest.TestCase):
     def test_parse_and_command_line(self):
         from harness import qemu
-        t = VariantsTest.load(None, '[v]\nsummary = s\narch = x86_64\n'
+        t = load_variants('[v]\nsummary = s\narch = x86_64\n'
                               'fragments = c\nbase = b\ntest_args = cma_stress=-t,32\n')
         self.assertEqual(t['v'].test_args, (('cma_stress', '-t,32'),))
         argv = qemu.command(t['v'], 'k', 'i')
@@ -121,7 +129,7 @@ class TestArgsTest(unittest.TestCase):
 
     def test_bad_item(self):
         with self.assertRaises(variants.VariantError) as e:
-            VariantsTest.load(None, '[v]\nsummary = s\narch = x86_64\n'
+            load_variants('[v]\nsummary = s\narch = x86_64\n'
                               'fragments = c\nbase = b\ntest_args = cma_stress\n')
         self.assertIn("'cma_stress' is not <test>=<arg>", str(e.exception))
 

@@ -5,9 +5,9 @@ import subprocess
 import tempfile
 import unittest
 
-from harness import cli
+from harness import paths
 
-SERIES_SH = os.path.join(cli.ROOT, 'scripts', 'series.sh')
+SERIES_SH = os.path.join(paths.ROOT, 'scripts', 'series.sh')
 ME = 'Test Exporter <exporter@example.org>'
 
 

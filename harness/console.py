@@ -1,0 +1,124 @@
+"""A guest's console: which lines are the kernel's, what the guest printed
+between the harness's markers (KTAP, benchmark figures), and the judgement
+of one test boot.
+
+Kernel lines start with a printk timestamp; they count as kernel lines
+even between markers (a panic reaches the console while printk is quiet).
+"""
+import re
+
+from . import results, splat
+
+KTAP_BEGIN = '===HARNESS-KTAP-BEGIN==='
+KTAP_END = '===HARNESS-KTAP-END'
+BENCH_BEGIN = '===HARNESS-BENCH-BEGIN==='
+BENCH_END = '===HARNESS-BENCH-END==='
+_KERNEL_LINE = re.compile(r'^\[\s*\d+\.\d+\]')
+
+
+def is_kernel_line(line):
+    return _KERNEL_LINE.match(line) is not None
+
+
+def split(text, begin, end):
+    """(guest lines between @begin and @end, kernel lines, started, finished)
+    of a console log. Kernel lines are everything else: the boot log, the
+    dmesg dump, and the strays between the markers."""
+    inside, kernel = [], []
+    within = started = finished = False
+    for line in text.splitlines():
+        if line.startswith(begin):
+            within = started = True
+            continue
+        if line.startswith(end):
+            within, finished = False, True
+            continue
+        if within and not is_kernel_line(line):
+            inside.append(line)
+        else:
+            kernel.append(line)
+    return inside, kernel, started, finished
+
+
+def split_console(text):
+    """(ktap text, kernel lines, started, finished) of a test boot."""
+    ktap, kernel, started, finished = split(text, KTAP_BEGIN, KTAP_END)
+    return '\n'.join(ktap) + '\n', kernel, started, finished
+
+
+def analyse(variant_name, console_text, expected, rc, wall_limit):
+    """(Summary, ktap text) of one test boot from its console text."""
+    ktap_text, kernel_lines, started, finished = split_console(console_text)
+    problem = None
+    if rc is None:
+        problem = f'boot killed by the {wall_limit} s wall-clock limit (hang?)'
+    elif not started:
+        problem = 'the guest never started the tests (see console.log)'
+    elif not finished:
+        problem = 'the test run did not finish (guest crashed or rebooted)'
+    elif rc:
+        problem = f'QEMU exited with {rc}'
+    return results.summarise(variant_name, ktap_text, expected,
+                             splat.find(kernel_lines), problem), ktap_text
+
+
+_BOOT = re.compile(r'HARNESS: userspace up at ([0-9.]+) s')
+_BENCH = re.compile(r'^BENCH ([A-Za-z0-9_]+)=(\S+)')
+_VMSTAT = re.compile(r'^VMSTAT (\S+) (-?\d+)')
+_SAMPLE = re.compile(r'^SAMPLE (.*)')
+
+# Figures derived from /proc/vmstat deltas: name -> vmstat fields summed.
+VMSTAT_SUMS = {
+    'pswpin': ('pswpin',),
+    'pswpout': ('pswpout',),
+    'allocstall': ('allocstall_dma', 'allocstall_dma32', 'allocstall_normal',
+                   'allocstall_movable', 'allocstall_highmem',
+                   'allocstall_device', 'allocstall_cma'),
+    'pgscan': ('pgscan_kswapd', 'pgscan_direct', 'pgscan_khugepaged'),
+    'pgsteal': ('pgsteal_kswapd', 'pgsteal_direct', 'pgsteal_khugepaged'),
+    'compact_stall': ('compact_stall',),
+    'compact_scanned': ('compact_migrate_scanned', 'compact_free_scanned'),
+    'kcompactd_wake': ('compact_daemon_wake',),
+    'kswapd_wake': ('pageoutrun',),
+}
+
+
+def bench_figures(text):
+    """Figures of one boot: {'metrics': {...}, 'samples': [...], 'splats': [...]}."""
+    metrics, samples, vm = {}, [], {}
+    m = _BOOT.search(text)
+    if m:
+        metrics['boot_s'] = float(m.group(1))
+    inside, kernel_lines, _, finished = split(text, BENCH_BEGIN, BENCH_END)
+    if finished:
+        metrics['_finished'] = 1
+    for line in inside:
+        line = line.rstrip('\r')
+        m = _BENCH.match(line)
+        if m:
+            try:
+                metrics[m.group(1)] = float(m.group(2))
+            except ValueError:
+                pass
+            continue
+        m = _VMSTAT.match(line)
+        if m:
+            vm[m.group(1)] = int(m.group(2))
+            continue
+        m = _SAMPLE.match(line)
+        if m:
+            sample = {}
+            for kv in m.group(1).split():
+                k, _, v = kv.partition('=')
+                try:
+                    sample[k] = float(v)
+                except ValueError:
+                    pass
+            samples.append(sample)
+    # Event counters (CONFIG_VM_EVENT_COUNTERS) are missing, not zero, when
+    # the kernel does not count them: pgfault always moves when they exist.
+    if '_finished' in metrics and 'pgfault' in vm:
+        for name, fields in VMSTAT_SUMS.items():
+            metrics[name] = sum(vm.get(f, 0) for f in fields)
+    return {'metrics': metrics, 'samples': samples, 'vmstat': vm,
+            'splats': splat.find(kernel_lines)}
