@@ -5,11 +5,13 @@
 # gcc-12-multilib and libc6-dev-i386 build the static 32-bit kselftests
 # of the i386 variants with the host gcc and -m32 (not gcc-multilib: it
 # conflicts with gcc-aarch64-linux-gnu, apt would remove the cross compiler).
+# gcc-arm-linux-gnueabihf builds the 32-bit arm kernel of the matrix.
 set -eu
 
 PKGS="make gcc bc flex bison libelf-dev libssl-dev cpio gzip xz-utils
 python3 python3-ply python3-git git ccache perl dwarves busybox-static
 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+gcc-arm-linux-gnueabihf
 gcc-12-multilib libc6-dev-i386
 sparse codespell python3-sphinx python3-sphinx-rtd-theme python3-yaml"
 [ $# -gt 0 ] && PKGS="$PKGS $*"
