@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from . import (arches, bases, build, checks, gates, matrix, paths, pipeline, printer,
+from . import (arches, bases, build, checks, gates, matrix, paths, pipeline, printer, proc,
                variants)
 from .console import analyse
 
@@ -106,6 +106,12 @@ def parser():
     p.add_argument('--log', help='log of the make steps (default: OUT/configure.log)')
     p.add_argument('fragments', nargs='*', metavar='FRAGMENT',
                    help='configs/FRAGMENT.config, in order (the whole list)')
+    p = sub.add_parser('worktree', help='a detached git worktree of REPO at '
+                       'COMMIT in PATH, added when missing, else checked out there')
+    p.add_argument('repo')
+    p.add_argument('path')
+    p.add_argument('commit')
+    p.add_argument('--reset', action='store_true', help='drop local changes first')
     return ap
 
 
@@ -195,6 +201,16 @@ def cmd_configure(args, btable, table):
     return 0
 
 
+def cmd_worktree(args, btable, table):
+    try:
+        proc.worktree(os.path.abspath(args.repo), os.path.abspath(args.path),
+                      args.commit, reset=args.reset)
+    except subprocess.CalledProcessError as e:
+        print(f'harness: worktree: {" ".join(e.cmd)}: {e.stderr.strip()}', file=sys.stderr)
+        return 1
+    return 0
+
+
 def cmd_check(args, btable, table):
     base = bases.lookup(btable, args.series)
     only = args.only.split(',') if args.only else list(gates.GATES)
@@ -258,11 +274,12 @@ COMMANDS = {
     'shell': cmd_shell,
     'fragments': cmd_fragments,
     'configure': cmd_configure,
+    'worktree': cmd_worktree,
     'check': cmd_check,
     'bench': cmd_bench,
 }
 # Commands that need no variant table (bases.ini alone).
-_NO_VARIANTS = ('bases', 'fragments', 'configure')
+_NO_VARIANTS = ('bases', 'fragments', 'configure', 'worktree')
 
 
 def main(argv=None):

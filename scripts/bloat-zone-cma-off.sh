@@ -77,11 +77,7 @@ export KBUILD_BUILD_USER=bloat KBUILD_BUILD_HOST=bloat KBUILD_BUILD_VERSION=1
 
 worktree() { # worktree <pre|post> <rev>: a detached checkout of rev
 	wt=$tree-bloat-$1
-	if [ -e "$wt/.git" ]; then
-		git -C "$wt" checkout -q --detach "$2"
-	else
-		git -C "$tree" worktree add -q --detach "$wt" "$2"
-	fi
+	(cd "$top" && "$PYTHON" -m harness worktree "$tree" "$wt" "$2") || exit 2
 	[ "$(git -C "$wt" rev-parse HEAD)" = "$2" ] || { echo "$0: $wt is not at $2" >&2; exit 2; }
 	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
 		{ echo "$0: $wt has local changes" >&2; exit 2; }

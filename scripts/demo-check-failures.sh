@@ -22,12 +22,7 @@ scripts/series.sh tree "$base_name" || exit 2
 # A fresh worktree at the head of the series.
 reset_worktree() {
 	head=$(git -C "$tree" rev-parse HEAD)
-	if [ -d "$wt" ]; then
-		git -C "$wt" checkout -q --detach "$head" && git -C "$wt" reset -q --hard
-	else
-		mkdir -p "$(dirname "$wt")"
-		git -C "$tree" worktree add -q --detach "$wt" "$head"
-	fi
+	(cd "$top" && $harness worktree --reset "$tree" "$wt" "$head") || exit 2
 }
 
 # commit SUBJECT: commit what the worktree has, as the series' author.

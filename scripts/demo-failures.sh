@@ -44,7 +44,7 @@ demo_patch() {
 	wt=$(mktemp -d)
 	pd=$(mktemp -d)
 	rmdir "$wt"
-	git -C "$tree" worktree add -q --detach "$wt" base
+	"$PYTHON" -m harness worktree "$tree" "$wt" base || exit 2
 	cp "$base_patches"/[0-9]*.patch "$pd"/ 2>/dev/null
 	cp "$faults/does-not-apply.patch" "$pd/9999-does-not-apply.patch"
 	expect patch '9999-does-not-apply.patch does not apply.*mm/cma.c' \

@@ -17,7 +17,7 @@ x86_guest() {
 pristine_base_kernel() {
 	pb_tree=build/wt-base pb_out=build/out/x86_64-base
 	[ -r build/out/x86_64/.config ] || { echo "no x86_64 build: run 'make run' first" >&2; return 1; }
-	[ -d "$pb_tree" ] || git -C build/linux worktree add -q --detach "$(pwd)/$pb_tree" base
+	[ -d "$pb_tree" ] || "${PYTHON:-python3}" -m harness worktree build/linux "$pb_tree" base || return 1
 	if [ ! -r "$pb_out/arch/x86/boot/bzImage" ]; then
 		mkdir -p "$pb_out"
 		cp build/out/x86_64/.config "$pb_out/.config"

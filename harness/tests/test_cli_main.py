@@ -67,5 +67,45 @@ class MainRunTest(unittest.TestCase):
         self.assertIn("unknown variant 'no-such-variant'", err.getvalue())
 
 
+class MainWorktreeTest(unittest.TestCase):
+    """`harness worktree`, the scripts' one way to a scratch worktree."""
+
+    def git(self, repo, *args):
+        import subprocess
+        return subprocess.run(['git', '-C', repo, *args], check=True,
+                              capture_output=True, text=True).stdout.strip()
+
+    def test_add_then_move_and_reset(self):
+        with tempfile.TemporaryDirectory() as d:
+            repo, wt = os.path.join(d, 'repo'), os.path.join(d, 'wt', 'scratch')
+            os.makedirs(repo)
+            self.git(repo, 'init', '-q')
+            for n in ('one', 'two'):
+                with open(os.path.join(repo, 'f'), 'w') as f:
+                    f.write(n)
+                self.git(repo, 'add', 'f')
+                self.git(repo, '-c', 'user.name=t', '-c', 'user.email=t@t',
+                         'commit', '-qm', n)
+            first = self.git(repo, 'rev-parse', 'HEAD~1')
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(cli.main(['worktree', repo, wt, first]), 0)
+            self.assertEqual(self.git(wt, 'rev-parse', 'HEAD'), first)
+            with open(os.path.join(wt, 'f'), 'w') as f:
+                f.write('local change')
+            head = self.git(repo, 'rev-parse', 'HEAD')
+            with contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(cli.main(['worktree', '--reset', repo, wt, head]), 0)
+            self.assertEqual(self.git(wt, 'rev-parse', 'HEAD'), head)
+            with open(os.path.join(wt, 'f')) as f:
+                self.assertEqual(f.read(), 'two')
+
+    def test_bad_repo_is_an_error(self):
+        with tempfile.TemporaryDirectory() as d, \
+                contextlib.redirect_stderr(io.StringIO()) as err:
+            rc = cli.main(['worktree', os.path.join(d, 'none'), os.path.join(d, 'wt'), 'HEAD'])
+        self.assertEqual(rc, 1)
+        self.assertIn('harness: worktree:', err.getvalue())
+
+
 if __name__ == '__main__':
     unittest.main()
