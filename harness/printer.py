@@ -2,8 +2,9 @@
 
   step        '>>> x86_64: build kernel ...' on stderr, as a run goes
   progress    a guest's result lines, indented, on stderr, as they arrive
-  report      a variant's failures and skips, then its counts
-  case_line   'PASS check:bisect: <case> -- <reason>' (make check's report,
+  report      a variant's failures and skips (case_line()s), then its counts
+  case_line   'FAIL x86_64: <case> -- <reason>', 'PASS check:bisect: ...': one
+              result of make run, make test and make check (reports,
               progress.txt and stderr)
   totals_line 'N passed, N failed, N skipped', the last line of every command
 """
@@ -34,27 +35,23 @@ def totals_line(summaries):
 
 
 def report(summary):
-    """Human-readable lines for one variant: failures with their reasons."""
-    lines = []
-    for c in summary.cases:
-        if c.status in (ktap.FAIL, ktap.TIMEOUT):
-            lines.append(f'  {c.status.upper()}: {c.name}' +
-                         (f' ({c.reason})' if c.reason else ''))
-        elif c.status == ktap.SKIP:
-            lines.append(f'  SKIP: {c.name}: {c.reason}')
-    for p in summary.problems:
-        lines.append(f'  FAIL: {p}')
+    """One variant's failures and skips, as case_line()s indented under it,
+    then its counts."""
+    lines = ['  ' + case_line(summary.variant, c) for c in summary.cases
+             if c.status in (ktap.FAIL, ktap.TIMEOUT, ktap.SKIP)]
+    lines += ['  ' + problem_line(summary.variant, p) for p in summary.problems]
     lines.append(f'{summary.variant}: {summary.passed} passed, '
                  f'{summary.failed} failed, {summary.skipped} skipped')
     return lines
 
 
 def case_line(variant, case):
-    """One make check line: the same in progress.txt, report.txt and on stdout."""
+    """One result line: make run's and make test's reports, make check's
+    progress.txt, report.txt and stdout."""
     return (f'{case.status.upper():4} {variant}: {case.name}' +
             (f' -- {case.reason}' if case.reason else ''))
 
 
 def problem_line(variant, problem):
-    """A make check problem outside any case."""
+    """A problem outside any case (a splat, a boot that did not finish)."""
     return f'FAIL {variant}: {problem}'

@@ -59,17 +59,17 @@ demo_fragment() {
 }
 
 demo_counters() {
-	expect counters 'FAIL: .*alloc 1 pages moves used and alloc_pages_success' \
+	expect counters 'FAIL [^ ]*: .*alloc 1 pages moves used and alloc_pages_success' \
 		with_fault counters-wrong.patch "$PYTHON" -m harness run "$V"
 }
 
 demo_hang() {
-	expect hang 'TIMEOUT: selftests: cma: cma_debugfs' \
+	expect hang 'TIMEOUT [^ ]*: selftests: cma: cma_debugfs' \
 		with_fault test-hangs.patch "$PYTHON" -m harness run "$V" --timeout 20
 }
 
 demo_warning() {
-	expect warning 'FAIL: kernel splat: WARNING: .*cma_alloc_write' \
+	expect warning 'FAIL [^ ]*: kernel splat: WARNING: .*cma_alloc_write' \
 		with_fault kernel-warns.patch "$PYTHON" -m harness run "$V"
 }
 

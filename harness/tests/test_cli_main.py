@@ -56,7 +56,7 @@ class MainRunTest(unittest.TestCase):
         rc, lines, summary, _ = self.run_main('x86_64', 'console-x86_64-thp-splat.log',
                                               ['cma:cma_thp'])
         self.assertEqual(rc, 1)
-        self.assertIn('  FAIL: kernel splat: WARNING: mm/page_isolation.c:431 at '
+        self.assertIn('  FAIL x86_64: kernel splat: WARNING: mm/page_isolation.c:431 at '
                       'isolate_single_pageblock+0x1eb/0x23f, CPU#0: cma_thp/99', lines)
         self.assertEqual(lines[-1], '2 passed, 4 failed, 0 skipped')
         self.assertFalse(summary['ok'])

@@ -78,7 +78,7 @@ class AnalyseTest(unittest.TestCase):
                                   ktap.Case('v', ktap.SKIP, 'why')], ['splat'])
         self.assertEqual(printer.totals_line([a, b]),
                          '1 passed, 2 failed, 1 skipped')
-        self.assertIn('  SKIP: v: why', printer.report(b))
+        self.assertIn('  SKIP b: v -- why', printer.report(b))
 
 
 def load_variants(text):
