@@ -66,3 +66,20 @@ class MismatchMessageTest(unittest.TestCase):
         self.assertTrue(msg.startswith('variant arm64 on base mainline (Linux 7.3-rc7, '
                                        'build/linux): Kconfig symbols'), msg)
         self.assertIn('CONFIG_LIMIT_PAGE_BLOCK_ORDER: fragment sets y, .config has n', msg)
+
+
+class SelectTest(unittest.TestCase):
+    entries = ['cma:cma_debugfs', 'cma:cma_stress', 'mm:cow']
+
+    def test_collection(self):
+        self.assertEqual(build.select_tests(self.entries, 'cma'),
+                         ['cma:cma_debugfs', 'cma:cma_stress'])
+
+    def test_single(self):
+        self.assertEqual(build.select_tests(self.entries, 'cma:cma_stress'),
+                         ['cma:cma_stress'])
+
+    def test_unknown_lists_available(self):
+        with self.assertRaises(build.BuildError) as e:
+            build.select_tests(self.entries, 'cma:nope')
+        self.assertIn('cma:cma_debugfs', str(e.exception))

@@ -1,0 +1,65 @@
+"""variants: configs/variants.ini and a variant's test arguments."""
+import os
+import unittest
+
+from harness.tests.util import load_text
+from harness import bases, paths, variants
+
+BTABLE = bases.load(paths.BASES_INI)
+
+
+def load_variants(text):
+    """The variants of ini @text; base b is mainline."""
+    btable = dict(BTABLE, b=BTABLE['mainline'])
+    return load_text(lambda p: variants.load(p, btable), text)
+
+
+class VariantsTest(unittest.TestCase):
+    def load(self, text):
+        return load_variants(text)
+
+    def test_repo_table_loads(self):
+        table = variants.load(paths.VARIANTS_INI, BTABLE)
+        self.assertIn('x86_64', table)
+        self.assertIn('arm64', table)
+        for v in table.values():
+            for p in v.fragment_paths(paths.CONFIGS):
+                self.assertTrue(os.path.exists(p), p)
+
+    def test_unknown_variant_lists_valid_ones(self):
+        table = self.load('[a]\nsummary = s\narch = x86_64\nfragments = common\nbase = mainline\n')
+        with self.assertRaises(variants.VariantError) as e:
+            variants.lookup(table, 'b')
+        self.assertIn("unknown variant 'b'", str(e.exception))
+        self.assertIn('  a  base mainline  s', str(e.exception))
+
+    def test_bad_values(self):
+        for body, msg in [('summary = s\nfragments = c\nbase = b\n', 'missing arch'),
+                          ('summary = s\narch = x86_64\nfragments = c\n', 'missing base'),
+                          ('summary = s\narch = mips\nfragments = c\nbase = b\n',
+                           'unknown arch'),
+                          ('summary = s\narch = arm64\nfragments = c\nbase = b\n'
+                           'cpus = two\n', 'invalid literal')]:
+            with self.subTest(body=body), self.assertRaises(variants.VariantError) as e:
+                self.load('[v]\n' + body)
+            self.assertIn(msg, str(e.exception))
+
+
+class TestArgsTest(unittest.TestCase):
+    def test_parse_and_command_line(self):
+        from harness import qemu
+        t = load_variants('[v]\nsummary = s\narch = x86_64\n'
+                              'fragments = c\nbase = b\ntest_args = cma_stress=-t,32\n')
+        self.assertEqual(t['v'].test_args, (('cma_stress', '-t,32'),))
+        argv = qemu.command(t['v'], 'k', 'i')
+        self.assertIn('harness.args.cma_stress=-t,32', argv[argv.index('-append') + 1])
+
+    def test_bad_item(self):
+        with self.assertRaises(variants.VariantError) as e:
+            load_variants('[v]\nsummary = s\narch = x86_64\n'
+                              'fragments = c\nbase = b\ntest_args = cma_stress\n')
+        self.assertIn("'cma_stress' is not <test>=<arg>", str(e.exception))
+
+
+if __name__ == '__main__':
+    unittest.main()
