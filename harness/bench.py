@@ -230,13 +230,13 @@ def run(root, bench, results_dir, base, series):
             v, _, image, initrd = kernels[k.name]
             argv = qemu.command(v, image, initrd, mode='bench', extra_cmdline=extra)
             cmdlines[k.name] = argv
-            console = os.path.join(logdir, f'{k.name}-run{r + 1}.log')
+            console_log = os.path.join(logdir, f'{k.name}-run{r + 1}.log')
             printer.step(f'{bench.name}: [{step}/{total}] kernel {k.name}, '
                            f'run {r + 1}/{bench.runs}: booting and running '
                            f'{" ".join(bench.workload)}')
             t0 = time.monotonic()
-            rc, _ = qemu.boot(argv, console, v.boot_timeout)
-            with open(console, errors='replace') as f:
+            rc, _ = qemu.boot(argv, console_log, v.boot_timeout)
+            with open(console_log, errors='replace') as f:
                 res = console.bench_figures(f.read())
             res['wall_s'] = time.monotonic() - t0
             problems = []

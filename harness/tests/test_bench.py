@@ -133,5 +133,39 @@ class BenchReportTest(unittest.TestCase):
         self.assertIn('`series-off` run 3: workload did not finish', md)
 
 
+class BenchRunTest(unittest.TestCase):
+    """bench.run end to end, the builds and the boots mocked: every boot
+    gives data/console-bench-cma-concurrency.log (the series kernel of a
+    real cma-concurrency run on 7.3-rc7)."""
+
+    def test_run_writes_the_report(self):
+        from unittest import mock
+        import shutil
+        table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
+        b = table['cma-concurrency']
+        fixture = os.path.join(os.path.dirname(__file__), 'data',
+                               'console-bench-cma-concurrency.log')
+
+        def fake_boot(argv, console_log, limit, echo=None):
+            shutil.copy(fixture, console_log)
+            return 0, 1.0
+
+        def fake_prepare(root, bench_obj, log, series):
+            return {k.name: (bench.kernel_variant(bench_obj, k), k, 'Image', 'initrd')
+                    for k in bench_obj.kernels}
+
+        with tempfile.TemporaryDirectory() as d, \
+                mock.patch.object(bench, 'series_snapshot', lambda r, b, s: s), \
+                mock.patch.object(bench, 'prepare', fake_prepare), \
+                mock.patch.object(bench.qemu, 'boot', fake_boot), \
+                mock.patch.object(bench.printer, 'step', lambda msg: None), \
+                mock.patch.object(benchreport, 'plot', lambda *a: 'no plot in tests'):
+            text, failed = bench.run(d, b, os.path.join(d, 'results'),
+                                     *_base_612())
+            self.assertEqual(failed, 0)
+            self.assertIn('| 16 | `series` | 5,111 (5,111-5,111) | 1.00 | 0 | 0.000 |', text)
+            self.assertTrue(os.path.exists(os.path.join(d, 'results', 'cma-concurrency.json')))
+
+
 if __name__ == '__main__':
     unittest.main()
