@@ -4,7 +4,7 @@ import json
 import os
 import subprocess
 
-from . import benchstats
+from . import benchstats, proc
 from .bench import BenchError, kernel_variant
 
 
@@ -113,8 +113,14 @@ def _report_tail(root, bench, runs, cmdlines, base, series):
         lines.append(f'- `{k.name}`: tree `{k.tree}`' +
                      (f' + {", ".join(k.patches)}' if k.patches else '') +
                      f', configs/ {" + ".join(v.fragments)} on tinyconfig')
-        lines.append(f'  - `{" ".join(cmdlines.get(k.name, []))}`')
+        lines.append(f'  - `{proc.shell_line(cmdlines.get(k.name, []), root)}`')
     return lines
+
+
+def _relative(argv, root):
+    """@argv with the repository's paths relative to @root, for the JSON."""
+    prefix = root.rstrip('/') + '/'
+    return None if argv is None else [str(a).replace(prefix, '') for a in argv]
 
 
 def _report_data(root, bench, runs, cmdlines, base, series):
@@ -123,7 +129,7 @@ def _report_data(root, bench, runs, cmdlines, base, series):
             'series': series_description(series),
             'kernels': {k.name: {'tree': k.tree,
                                  'fragments': list(kernel_variant(bench, k).fragments),
-                                 'qemu': cmdlines.get(k.name),
+                                 'qemu': _relative(cmdlines.get(k.name), root),
                                  'runs': [{'metrics': r['metrics'],
                                            'problems': r['problems'],
                                            'samples': r['samples'],

@@ -167,5 +167,19 @@ class BenchRunTest(unittest.TestCase):
             self.assertTrue(os.path.exists(os.path.join(d, 'results', 'cma-concurrency.json')))
 
 
+class BenchPathsTest(unittest.TestCase):
+    def test_results_name_no_absolute_repository_path(self):
+        table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
+        b = table['overhead']
+        runs = {k.name: [{'metrics': {'faults_per_s': 1, 'boot_s': 1}, 'samples': [],
+                          'problems': [], 'wall_s': 1.0}] for k in b.kernels}
+        cmd = {'base': ['qemu-system-x86_64', '-kernel',
+                        os.path.join(paths.ROOT, 'build/out/k/bzImage')]}
+        rep = benchreport.make_report(paths.ROOT, b, runs, cmd, *_base_612())
+        self.assertIn('-kernel build/out/k/bzImage', rep['markdown'])
+        self.assertNotIn(paths.ROOT + '/', rep['markdown'])
+        self.assertEqual(rep['data']['kernels']['base']['qemu'][-1], 'build/out/k/bzImage')
+
+
 if __name__ == '__main__':
     unittest.main()
