@@ -305,6 +305,10 @@ def main(args, btable):
         except (build.BuildError, BenchError) as e:
             print(f'harness: bench {name}: {e}', file=sys.stderr)
             return 1
+        except subprocess.CalledProcessError as e:
+            print(f'harness: bench {name}: {" ".join(map(str, e.cmd))} failed: '
+                  f'{(e.stderr or "").strip()}', file=sys.stderr)
+            return 1
         print(text)
         failed += bad
     if failed:

@@ -169,13 +169,13 @@ def busybox(variant, cache_dir):
     for old in glob.glob(os.path.join(cache_dir, f'busybox-static_*_{deb_arch}.deb')):
         os.unlink(old)
     os.chmod(cache_dir, 0o755)
-    proc = subprocess.run(['apt-get', 'download', f'busybox-static:{deb_arch}'],
-                          cwd=cache_dir, capture_output=True, text=True)
-    rc = proc.returncode
+    dl = subprocess.run(['apt-get', 'download', f'busybox-static:{deb_arch}'],
+                        cwd=cache_dir, capture_output=True, text=True)
+    rc = dl.returncode
     debs = glob.glob(os.path.join(cache_dir, f'busybox-static_*_{deb_arch}.deb'))
     if rc or not debs:
         raise BuildError(f'cannot download busybox-static:{deb_arch} '
-                         f'({proc.stderr.strip()}); run '
+                         f'({dl.stderr.strip()}); run '
                          f'`dpkg --add-architecture {deb_arch} && apt-get update` '
                          f'(make deps does this)')
     unpack = os.path.join(cache_dir, f'busybox-{deb_arch}.d')

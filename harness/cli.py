@@ -244,15 +244,15 @@ def cmd_check(args, btable, table):
         except build.BuildError as e:
             raise UsageError(str(e)) from None
         tree = pipeline.tree_of(base)
-    proc = subprocess.run(['git', '-C', tree, 'rev-parse', '--verify', '-q',
-                           args.rev_from + '^{commit}'], capture_output=True, text=True)
-    if proc.returncode:
+    rev = subprocess.run(['git', '-C', tree, 'rev-parse', '--verify', '-q',
+                        args.rev_from + '^{commit}'], capture_output=True, text=True)
+    if rev.returncode:
         raise UsageError(f'--from {args.rev_from}: no such commit in {tree}')
     ctx = gates.Context(paths.ROOT, tree, os.path.join(paths.OUT, f'check-{base.name}'),
                         os.path.abspath(args.patches or pipeline.patches_of(base)),
                         paths.CHECKPATCH_ALLOW,
                         os.path.join(paths.RESULTS, f'check-{base.name}'),
-                        proc.stdout.strip(), base)
+                        rev.stdout.strip(), base)
     summaries = gates.run(ctx, only, paths.MATRIX_INI, chosen, bisect)
     print('\n'.join(gates.write_report(ctx, summaries)))
     return 0 if all(s.ok for s in summaries) else 1

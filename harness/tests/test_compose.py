@@ -71,10 +71,11 @@ class ComposeTest(unittest.TestCase):
                                     f'{key}: no configs/{f}.config')
 
     def test_arch_fragments_come_from_the_arch(self):
-        """No section of variants.ini, matrix.ini or benchmarks.ini names
-        common or an arch's own fragment: the arch adds them."""
+        """No section of variants.ini, matrix.ini, benchmarks.ini or the
+        faults variants names common or an arch's own fragment: the arch adds them."""
         own = {'common'} | {f for a in arches.ARCHES.values() for f in a.fragments}
-        for path in (paths.VARIANTS_INI, paths.MATRIX_INI, paths.BENCH_INI):
+        faults = os.path.join(paths.ROOT, 'harness', 'faults', 'variants.ini')
+        for path in (paths.VARIANTS_INI, paths.MATRIX_INI, paths.BENCH_INI, faults):
             with open(path) as f:
                 for n, line in enumerate(f, 1):
                     if line.startswith('fragments ='):
