@@ -10,8 +10,16 @@
 #           on 7.3-rc7 it passes (its search steps one candidate at a time);
 #   stress  cma_stress, crowded phase included (defects 2 and 3), on the
 #           same 6.12 kernel.
+#   wake    defect 2 put back: cma_stress on the series with a transient
+#           busy range injected (every fourth attempt, once:
+#           harness/faults/cma-transient-busy-7.3.patch), then with the
+#           same plus the wake-up moved before the bits of a failed
+#           attempt are cleared (cma-wake-before-clear-7.3.patch). The
+#           crowded phase must pass on the first and fail on the second.
+#           The patches are applied to build/linux for the run and taken
+#           off again; build/linux must have no uncommitted change.
 #
-#   demo-defects.sh [thp|pinned|stress]...   (default: all three)
+#   demo-defects.sh [thp|pinned|stress|wake]...   (default: all four)
 #
 # Needs the x86_64 variant built (make run), whose initramfs carries the
 # series' kselftests, and for pinned and stress the x86_64-zone-cma variant
@@ -48,13 +56,34 @@ base_kernel() {
 	pristine_base_kernel || die "cannot build the pristine base kernel"
 }
 
+# fault_run NAME PATCH...: cma_stress on the x86_64 variant built from
+# build/linux with the fault patches applied; prints its result lines.
+fault_run() {
+	name=$1
+	shift
+	if git -C build/linux status --porcelain --untracked-files=no | grep -q .; then
+		die "build/linux has uncommitted changes; commit them first"
+	fi
+	for p in "$@"; do
+		git -C build/linux apply "$top/harness/faults/$p" || {
+			git -C build/linux checkout -q -- .
+			die "$p does not apply to build/linux"
+		}
+	done
+	"${PYTHON:-python3}" -m harness run x86_64 --test cma:cma_stress >"$out/$name.txt" 2>&1
+	git -C build/linux checkout -q -- .
+	echo "== $name: series + $*"
+	grep -E 'ok [0-9]+ |failures, first|crowded: [0-9]+ alloc|passed,' "$out/$name.txt" |
+		sed 's/^/    /'
+}
+
 backport_kernel() {
 	[ -r "$backport_kernel" ] ||
 		die "no x86_64-zone-cma build: run 'make run V=x86_64-zone-cma' first"
 	echo "$backport_kernel"
 }
 
-[ $# -gt 0 ] || set -- thp pinned stress
+[ $# -gt 0 ] || set -- thp pinned stress wake
 for demo in "$@"; do
 	case "$demo" in
 	thp)
@@ -67,6 +96,10 @@ for demo in "$@"; do
 	stress)
 		boot stress-6.12 "$(backport_kernel)" cma:cma_stress harness.args.cma_stress=-t,32
 		boot stress-series "$series_kernel" cma:cma_stress harness.args.cma_stress=-t,32 ;;
-	*) die "unknown demo '$demo' (thp, pinned, stress)" ;;
+	wake)
+		fault_run wake-transient-busy cma-transient-busy-7.3.patch
+		fault_run wake-before-clear cma-transient-busy-7.3.patch \
+			cma-wake-before-clear-7.3.patch ;;
+	*) die "unknown demo '$demo' (thp, pinned, stress, wake)" ;;
 	esac
 done
