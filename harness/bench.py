@@ -145,7 +145,7 @@ def kernel_variant(bench, kernel):
         cmdline=' '.join(x for x in (g.cmdline, kernel.cmdline) if x))
 
 
-def _build_key(v, kernel):
+def build_key(v, kernel):
     h = hashlib.sha1(repr((kernel.tree, kernel.patches, v.arch.name,
                            v.fragments)).encode()).hexdigest()
     return f'bench-{v.base}-{kernel.tree}-{v.arch.name}-{h[:8]}'
@@ -187,7 +187,7 @@ def prepare(root, bench, log, series):
     out = {}
     for k in bench.kernels:
         v = kernel_variant(bench, k)
-        key = _build_key(v, k)
+        key = build_key(v, k)
         if key not in built:
             odir = os.path.join(root, 'build', 'out', key)
             tree = kernel_tree(root, k, v.base, series)
