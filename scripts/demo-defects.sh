@@ -17,7 +17,7 @@
 #           attempt are cleared (cma-wake-before-clear-7.3.patch). Both
 #           pass (measured 2026-12-01): with room for every thread, a
 #           search woken too early finds another slot, so cma_stress
-#           cannot show defect 2 (README, "What a run checks").
+#           cannot show defect 2 (README, "The mainline series").
 #           The patches are applied to build/linux for the run and taken
 #           off again; build/linux must have no uncommitted change.
 #
