@@ -2,7 +2,7 @@
 # backport, and the harness that proves them. configs/bases.ini lists the
 # bases; each variant names its base (configs/variants.ini).
 #
-#   make run            build, boot and test the default variant (x86_64)
+#   make run            build, boot and test the default variant (x86_64-zone-cma)
 #   make test           every variant, the harness tests and checkpatch
 #
 # Variables: V=<variant>  T=<kselftest, e.g. cma_debugfs>  KVM=1 (probe, then use)
@@ -17,13 +17,12 @@
 # plots need python3-matplotlib and checkpatch's spdxcheck python3-ply.
 PYTHON   ?= $(firstword $(wildcard /usr/bin/python3) python3)
 export PYTHON
-V        ?= x86_64
+# The default variant: harness/variants.py's DEFAULT, first in configs/variants.ini.
+V        ?= x86_64-zone-cma
 SERIES   ?= mainline
 HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
-# ZONE_CMA is only in the 6.12 series for now: bloat-zone-cma-off defaults to it.
-BLOAT_SERIES := $(if $(filter command line environment,$(origin SERIES)),$(SERIES),6.12)
 
 .PHONY: demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
 	shell kselftest harness-test checkpatch clean
@@ -124,25 +123,27 @@ bench-list:
 bisect-check: deps
 	@$(HARNESS) check --series $(SERIES) --only bisect
 
-## make bloat-zone-cma-off [ARCHES="x86_64 arm64 i386"] [FRAGMENTS=hotplug] [PRE=rev] [POST=rev]
+## make bloat-zone-cma-off [SERIES=b] [ARCHES="x86_64 arm64 i386"] [FRAGMENTS=hotplug] [PRE=rev] [POST=rev]
 ##                     with CONFIG_ZONE_CMA=n the ZONE_CMA patches change nothing:
 ##                     bloat-o-meter on vmlinux and mm/*.o (default: the parent
 ##                     of the first ZONE_CMA patch vs HEAD of the work tree
-##                     of SERIES, default 6.12 while only it has ZONE_CMA);
+##                     of SERIES, default mainline; SERIES=6.12 the backport);
 ##                     FRAGMENTS adds configs/ fragments to each build
 bloat-zone-cma-off: deps
-	@scripts/series.sh tree $(BLOAT_SERIES)
+	@scripts/series.sh tree $(SERIES)
 	@scripts/bloat-zone-cma-off.sh $(if $(ARCHES),-a "$(ARCHES)",) $(if $(FRAGMENTS),-f "$(FRAGMENTS)",) \
-		$$($(HARNESS) bases --shell $(BLOAT_SERIES) | sed -n 's/^base_tree=//p') $(if $(PRE)$(POST),$(or $(PRE),-) $(POST),)
+		$$($(HARNESS) bases --shell $(SERIES) | sed -n 's/^base_tree=//p') $(if $(PRE)$(POST),$(or $(PRE),-) $(POST),)
 
 ## make demo-defects  the kselftests for the review's defects fail on the kernels
 ##                     they guard against (7.3-rc7, the 6.12 backport) and pass on
-##                     the series (needs make run and make run V=x86_64-zone-cma)
+##                     the series (needs make run V=x86_64, make run
+##                     V=x86_64-zone-cma-6.12, and for its zone step make run)
 demo-defects:
 	@scripts/demo-defects.sh
 
 ## make demo-failures [V=x]  show that each kind of fault fails a run, naming it
-##                     (on the base of V; the kernel faults fit the 6.12 series)
+##                     (on the base of V, default x86_64; the kernel faults fit
+##                     the 6.12 series: V=x86_64-zone-cma-6.12)
 demo-failures: deps
 	@scripts/demo-failures.sh
 

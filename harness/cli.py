@@ -45,7 +45,7 @@ def parser():
     g.add_argument('--shell', metavar='NAME',
                    help='base_* assignments of one base, for eval in scripts/')
     p = sub.add_parser('run', help='build, boot and test variants')
-    p.add_argument('variants', nargs='*', help='variant names (default x86_64)')
+    p.add_argument('variants', nargs='*', help=f'variant names (default {variants.DEFAULT})')
     p.add_argument('--all', action='store_true', help='every variant in make test')
     p.add_argument('--test', help='kselftest to run: collection or collection:test')
     p.add_argument('--kvm', action='store_true', help='use KVM if a probe boot works')
@@ -54,7 +54,7 @@ def parser():
     p.add_argument('--serial', action='store_true',
                    help="build a variant only after the previous one's guest finished")
     p = sub.add_parser('shell', help='boot a variant to an interactive shell')
-    p.add_argument('variant', nargs='?', default='x86_64')
+    p.add_argument('variant', nargs='?', default=variants.DEFAULT)
     p.add_argument('--kvm', action='store_true')
     sub.add_parser('selftest', help="the harness's own tests")
     p = sub.add_parser('checkpatch', help='checkpatch.pl --strict over the patch folder '
@@ -160,7 +160,7 @@ def cmd_test(args, btable, table):
 
 def cmd_run(args, btable, table):
     names = ([n for n, v in table.items() if v.in_test] if args.all
-             else args.variants or ['x86_64'])
+             else args.variants or [variants.DEFAULT])
     chosen = [variants.lookup(table, n) for n in names]
     return _finish(pipeline.run_variants(chosen, btable, args.test, args.kvm,
                                          args.timeout, args.serial))

@@ -13,6 +13,10 @@ from . import arches
 
 
 REQUIRED = ('summary', 'arch', 'base')
+# What `make run` (the Makefile's V) and `python3 -m harness run` and
+# `shell` build without a name: the first section of configs/variants.ini,
+# whose summary says "(default)".
+DEFAULT = 'x86_64-zone-cma'
 
 
 @dataclasses.dataclass(frozen=True)

@@ -4,12 +4,16 @@
 # revisions and compare them with scripts/bloat-o-meter, vmlinux and every
 # mm/ object (plus drivers/base/memory.o) that exists in either build.
 #
-#   scripts/bloat-zone-cma-off.sh [-a "x86_64 arm64 i386"] [-f "fragments"] [-j N] TREE [PRE [POST]]
+#   scripts/bloat-zone-cma-off.sh [-a "x86_64 arm64 i386"] [-f "fragments"] [-j N] [TREE [PRE [POST]]]
 #
-# TREE  a work tree of a series, e.g. build/linux-6.12 (its checkout is left alone: the revisions
-#       are built in the detached worktrees TREE-bloat-pre and TREE-bloat-post)
+# TREE  a work tree of a series: build/linux (the mainline series, the default)
+#       or build/linux-6.12 (the backport); its checkout is left alone: the revisions
+#       are built in the detached worktrees build/wt/<base>/bloat-pre and bloat-post
+#       (<base> the base whose work tree TREE is, configs/bases.ini; for another
+#       tree, its directory name)
 # PRE   (or -) default: the parent of the commit "mm: index zone_names[] by zone type,
-#       check the per-zone event order" (the first ZONE_CMA patch)
+#       check the per-zone event order" (the first ZONE_CMA patch, the same
+#       subject in both series)
 # POST  default: HEAD of TREE
 #
 # Builds go to build/out/bloat-<tree name>-<arch>-<pre|post>: the arch's fragments
@@ -23,7 +27,8 @@
 set -eu
 
 usage() {
-	echo "usage: $0 [-a \"x86_64 arm64 i386\"] [-f \"fragments\"] [-j jobs] TREE [PRE [POST]]" >&2
+	echo "usage: $0 [-a \"x86_64 arm64 i386\"] [-f \"fragments\"] [-j jobs] [TREE [PRE [POST]]]" >&2
+	echo "       TREE: build/linux (default, the mainline series) or build/linux-6.12" >&2
 	exit 2
 }
 
@@ -41,7 +46,14 @@ while getopts a:f:j: o; do
 	esac
 done
 shift $((OPTIND - 1))
-if [ $# -lt 1 ] || [ $# -gt 3 ]; then usage; fi
+if [ $# -gt 3 ]; then usage; fi
+# Default TREE: the mainline series' work tree (configs/bases.ini).
+if [ $# -eq 0 ]; then
+	main_tree=$(cd "$top" && "$PYTHON" -m harness bases --shell mainline |
+		sed -n 's/^base_tree=//p')
+	[ -n "$main_tree" ] || { echo "$0: no mainline base in configs/bases.ini" >&2; exit 2; }
+	set -- "$top/$main_tree"
+fi
 case $jobs in '' | *[!0-9]*) usage ;; esac
 for a in $arches; do
 	case $a in x86_64 | arm64 | i386) ;; *) usage ;; esac
@@ -53,6 +65,13 @@ for f in $extra; do
 done
 tree=$(cd "$1" 2>/dev/null && pwd) || usage
 git -C "$tree" rev-parse --git-dir >/dev/null 2>&1 || usage
+# Scratch worktrees go where make check's do (build/wt/<base>/), not next to
+# TREE: build/linux-<name> is the work tree of base <name>.
+wt_dir=$top/build/wt/$(basename "$tree")
+for b in $(cd "$top" && "$PYTHON" -m harness bases --names); do
+	t=$(cd "$top" && "$PYTHON" -m harness bases --shell "$b" | sed -n 's/^base_tree=//p')
+	[ "$(cd "$top/$t" 2>/dev/null && pwd)" != "$tree" ] || wt_dir=$top/build/wt/$b
+done
 
 first_subject='mm: index zone_names[] by zone type, check the per-zone event order'
 post=$(git -C "$tree" rev-parse --verify "${3:-HEAD}^{commit}") || usage
@@ -76,7 +95,7 @@ export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 1970'
 export KBUILD_BUILD_USER=bloat KBUILD_BUILD_HOST=bloat KBUILD_BUILD_VERSION=1
 
 worktree() { # worktree <pre|post> <rev>: a detached checkout of rev
-	wt=$tree-bloat-$1
+	wt=$wt_dir/bloat-$1
 	(cd "$top" && "$PYTHON" -m harness worktree "$tree" "$wt" "$2") || exit 2
 	[ "$(git -C "$wt" rev-parse HEAD)" = "$2" ] || { echo "$0: $wt is not at $2" >&2; exit 2; }
 	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ] ||
@@ -84,7 +103,7 @@ worktree() { # worktree <pre|post> <rev>: a detached checkout of rev
 }
 
 build() { # build <arch> <pre|post>
-	arch=$1 side=$2 wt=$tree-bloat-$2 out=$outdir/bloat-$(basename "$tree")-$1-$2
+	arch=$1 side=$2 wt=$wt_dir/bloat-$2 out=$outdir/bloat-$(basename "$tree")-$1-$2
 	karch=$arch
 	cross=$(cd "$top" && "$PYTHON" -c "from harness import arches; print(arches.ARCHES['$arch'].cross_compile)")
 	case $arch in
@@ -134,11 +153,13 @@ for arch in $arches; do
 	build "$arch" post
 	p=$outdir/bloat-$(basename "$tree")-$arch-pre q=$outdir/bloat-$(basename "$tree")-$arch-post
 	echo "== $arch"
-	# The .configs may differ only by the new (unset) ZONE_CMA symbol.
+	# The .configs may differ only by the new (unset) ZONE_CMA symbol and,
+	# on mainline, the ARCH_SUPPORTS_ZONE_CMA that x86_64 and arm64 select.
 	cdiff=$(diff "$p/.config" "$q/.config" | grep '^[<>]' | grep -v '^[<>] #$' || true)
 	if [ -n "$cdiff" ]; then
 		echo "$cdiff" | sed 's/^/  .config: /'
-		if echo "$cdiff" | grep -qv '^> # CONFIG_ZONE_CMA is not set$'; then
+		if echo "$cdiff" | grep -qv -e '^> # CONFIG_ZONE_CMA is not set$' \
+			-e '^> CONFIG_ARCH_SUPPORTS_ZONE_CMA=y$'; then
 			echo "  .config: differs by more than ZONE_CMA=n"; diffs=$((diffs + 1))
 		fi
 	fi

@@ -10,7 +10,7 @@
 #
 #   concurrency-quick.sh [RUNS] [SECONDS] [THREADS...]   (3 6 1 4 16 32)
 #
-# Needs `make run` (the x86_64 variant); builds the pristine base kernel
+# Needs `make run V=x86_64` (the x86_64 variant); builds the pristine base kernel
 # once (scripts/x86-guest-lib.sh).
 set -eu
 cd "$(dirname "$0")/.."
@@ -25,7 +25,7 @@ initrd=$top/build/out/x86_64/initramfs.cpio.gz
 die() { echo "concurrency-quick: $*" >&2; exit 1; }
 . scripts/x86-guest-lib.sh
 case "$runs$seconds" in *[!0-9]*) die "RUNS and SECONDS are numbers" ;; esac
-[ -r "$series_kernel" ] && [ -r "$initrd" ] || die "no x86_64 build: make run"
+[ -r "$series_kernel" ] && [ -r "$initrd" ] || die "no x86_64 build: make run V=x86_64"
 base_kernel=$(pristine_base_kernel) || die "cannot build the pristine base kernel"
 
 # The variant's initramfs plus the benchmark driver and workload.

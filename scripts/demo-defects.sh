@@ -5,7 +5,7 @@
 #   thp     cma_thp (defect 5) on pristine 7.3-rc7 built with the x86_64
 #           variant's config (THP, CONFIG_PAGE_BLOCK_MAX_ORDER=5): fails,
 #           and the kernel warns in isolate_single_pageblock();
-#   pinned  cma_pinned (defect 1) on the 6.12 backport's x86_64-zone-cma
+#   pinned  cma_pinned (defect 1) on the 6.12 backport's x86_64-zone-cma-6.12
 #           kernel: fails, chunks after each held page are never tried;
 #           on 7.3-rc7 it passes (its search steps one candidate at a time);
 #   stress  cma_stress, crowded phase included (defects 2 and 3), on the
@@ -20,12 +20,24 @@
 #           cannot show defect 2 (README, "The mainline series").
 #           The patches are applied to build/linux for the run and taken
 #           off again; build/linux must have no uncommitted change.
+#   zone    defects of the 6.12 ZONE_CMA (docs/zone-cma-7.3-design.md, section 2):
+#           cma_zone_placement and cma_zone_pins, the mainline series'
+#           ZONE_CMA kselftests, on the 6.12 backport's x86_64-zone-cma-6.12
+#           kernel, then on the mainline x86_64-zone-cma kernel, both booted
+#           with the mainline variant's initramfs and command line
+#           (numa=fake=2 cma=128M cma_pernuma=64M). Their cases
+#           evacuated_pages_leave_cma, evacuated_thps_leave_cma and
+#           node_keeps_memory_with_cma are meant to fail on 6.12 and pass on
+#           mainline (not measured yet). The 6.12 variant has no THP, so
+#           evacuated_thps_leave_cma may skip there ("no THP").
 #
-#   demo-defects.sh [thp|pinned|stress|wake]...   (default: all four)
+#   demo-defects.sh [thp|pinned|stress|wake|zone]...   (default: all five)
 #
-# Needs the x86_64 variant built (make run), whose initramfs carries the
-# series' kselftests, and for pinned and stress the x86_64-zone-cma variant
-# (make run V=x86_64-zone-cma). The pristine base kernel is built once, in
+# Needs the x86_64 variant built (make run V=x86_64), whose initramfs
+# carries the series' kselftests, for pinned, stress and zone the 6.12
+# backport's variant (make run V=x86_64-zone-cma-6.12), and for zone the
+# mainline x86_64-zone-cma variant (make run), whose initramfs carries the
+# cma_zone_* kselftests. The pristine base kernel is built once, in
 # build/out/x86_64-base (scripts/x86-guest-lib.sh).
 # Consoles go to build/results/demo-defects/.
 set -eu
@@ -34,24 +46,38 @@ top=$(pwd)
 out=$top/build/results/demo-defects
 initrd=$top/build/out/x86_64/initramfs.cpio.gz
 series_kernel=$top/build/out/x86_64/arch/x86/boot/bzImage
-backport_kernel=$top/build/out/x86_64-zone-cma/arch/x86/boot/bzImage
+backport_kernel=$top/build/out/x86_64-zone-cma-6.12/arch/x86/boot/bzImage
+# The mainline x86_64-zone-cma variant: its kernel, its initramfs (with the
+# cma_zone_* kselftests) and its command line (configs/variants.ini).
+zone_kernel=$top/build/out/x86_64-zone-cma/arch/x86/boot/bzImage
+zone_initrd=$top/build/out/x86_64-zone-cma/initramfs.cpio.gz
+zone_cmdline='numa=fake=2 cma=128M cma_pernuma=64M'
 
 die() { echo "demo-defects: $*" >&2; exit 1; }
 . scripts/x86-guest-lib.sh
 
-[ -r "$initrd" ] && [ -r "$series_kernel" ] ||
-	die "no x86_64 build: run 'make run' first"
 mkdir -p "$out"
 
-# boot NAME KERNEL TESTS [ARGS]: one guest, console in $out/NAME.log; prints
-# the test lines and any kernel WARNING.
-boot() {
+# boot_with INITRD CMDLINE NAME KERNEL TESTS [ARGS]: one guest with INITRD,
+# CMDLINE (its cma= and other options) and the harness's TESTS and ARGS,
+# console in $out/NAME.log; prints the test lines and any kernel WARNING.
+boot_with() {
+	bw_initrd=$1 bw_cmdline=$2
+	shift 2
 	name=$1 kernel=$2 tests=$3 args=${4:-}
-	x86_guest "$kernel" "$initrd" "$out/$name.log" \
-		"harness.mode=run harness.tests=$tests $args"
+	x86_guest "$kernel" "$bw_initrd" "$out/$name.log" \
+		"harness.mode=run harness.tests=$tests $args" "$bw_cmdline"
 	echo "== $name: $(grep -m1 -a 'Linux version' "$out/$name.log" | sed 's/.*Linux version \([^ ]*\).*/Linux \1/')"
 	grep -a -E '^# (ok|not ok)|^(ok|not ok)|held pfn|allocations \(|WARNING: ' "$out/$name.log" |
 		sed 's/^/    /'
+}
+
+# boot NAME KERNEL TESTS [ARGS]: boot_with the x86_64 variant's initramfs
+# and command line (cma=256M).
+boot() {
+	[ -r "$initrd" ] && [ -r "$series_kernel" ] ||
+		die "no x86_64 build: run 'make run V=x86_64' first"
+	boot_with "$initrd" cma=256M "$@"
 }
 
 base_kernel() {
@@ -81,27 +107,46 @@ fault_run() {
 
 backport_kernel() {
 	[ -r "$backport_kernel" ] ||
-		die "no x86_64-zone-cma build: run 'make run V=x86_64-zone-cma' first"
+		die "no x86_64-zone-cma-6.12 build: run 'make run V=x86_64-zone-cma-6.12' first"
 	echo "$backport_kernel"
 }
 
-[ $# -gt 0 ] || set -- thp pinned stress wake
+# zone_boot NAME KERNEL: cma_zone_placement and cma_zone_pins with the
+# mainline x86_64-zone-cma variant's initramfs and command line.
+zone_boot() {
+	[ -r "$zone_initrd" ] && [ -r "$zone_kernel" ] ||
+		die "no x86_64-zone-cma build: run 'make run' (V=x86_64-zone-cma) first"
+	boot_with "$zone_initrd" "$zone_cmdline" "$1" "$2" \
+		cma:cma_zone_placement,cma:cma_zone_pins
+}
+
+[ $# -gt 0 ] || set -- thp pinned stress wake zone
+# Kernels are looked up in assignments (k=$(...)), so that a missing one
+# stops the demo (set -e) instead of booting an empty path.
 for demo in "$@"; do
 	case "$demo" in
 	thp)
-		boot thp-base "$(base_kernel)" cma:cma_thp
+		k=$(base_kernel)
+		boot thp-base "$k" cma:cma_thp
 		boot thp-series "$series_kernel" cma:cma_thp ;;
 	pinned)
-		boot pinned-6.12 "$(backport_kernel)" cma:cma_pinned
-		boot pinned-base "$(base_kernel)" cma:cma_pinned
+		k=$(backport_kernel)
+		boot pinned-6.12 "$k" cma:cma_pinned
+		k=$(base_kernel)
+		boot pinned-base "$k" cma:cma_pinned
 		boot pinned-series "$series_kernel" cma:cma_pinned ;;
 	stress)
-		boot stress-6.12 "$(backport_kernel)" cma:cma_stress harness.args.cma_stress=-t,32
+		k=$(backport_kernel)
+		boot stress-6.12 "$k" cma:cma_stress harness.args.cma_stress=-t,32
 		boot stress-series "$series_kernel" cma:cma_stress harness.args.cma_stress=-t,32 ;;
 	wake)
 		fault_run wake-transient-busy cma-transient-busy-7.3.patch
 		fault_run wake-before-clear cma-transient-busy-7.3.patch \
 			cma-wake-before-clear-7.3.patch ;;
-	*) die "unknown demo '$demo' (thp, pinned, stress, wake)" ;;
+	zone)
+		k=$(backport_kernel)
+		zone_boot zone-6.12 "$k"
+		zone_boot zone-series "$zone_kernel" ;;
+	*) die "unknown demo '$demo' (thp, pinned, stress, wake, zone)" ;;
 	esac
 done

@@ -10,7 +10,7 @@
 # reverted afterwards; that tree must be clean. The kernel and test faults
 # (harness/faults/*.patch) are written against the 6.12 series: on a base
 # whose series lacks the code they touch, they do not apply and the demo
-# says so (V=x86_64-zone-cma runs them on 6.12).
+# says so (V=x86_64-zone-cma-6.12 runs them on 6.12).
 #
 #   scripts/demo-failures.sh [patch|fragment|counters|hang|warning]...
 set -u
@@ -54,7 +54,7 @@ demo_patch() {
 }
 
 demo_fragment() {
-	expect fragment 'CONFIG_ZONE_CMA: fragment sets y, .config has n' \
+	expect fragment 'CONFIG_CMA_NO_SUCH_SYMBOL: fragment sets y, .config has n' \
 		env HARNESS_VARIANTS="$faults/variants.ini" "$PYTHON" -m harness run unsettable
 }
 

@@ -3,12 +3,14 @@
 # with the x86_64 variant's initramfs. Run from the repository's top.
 
 # The x86_64 variant's guest (configs/variants.ini: 1 GiB, 2 vCPUs,
-# cma=256M), booted under TCG with @append added to the command line.
-#   x86_guest KERNEL INITRD LOG APPEND
+# cma=256M), booted under TCG with @append added to the command line;
+# CMDLINE, when given, replaces cma=256M (another variant's command line,
+# e.g. x86_64-zone-cma's "numa=fake=2 cma=128M cma_pernuma=64M").
+#   x86_guest KERNEL INITRD LOG APPEND [CMDLINE]
 x86_guest() {
 	timeout 1200 qemu-system-x86_64 -M pc -cpu max -m 1G -smp 2 -no-reboot \
 		-nographic -accel tcg -kernel "$1" -initrd "$2" \
-		-append "console=ttyS0 panic=-1 cma=256M $4" > "$3" 2>&1 || true
+		-append "console=ttyS0 panic=-1 ${5:-cma=256M} $4" > "$3" 2>&1 || true
 }
 
 # Pristine 7.3-rc7 with the x86_64 variant's .config (options the base does
@@ -16,7 +18,7 @@ x86_guest() {
 # build/linux at tag base; prints the bzImage's path.
 pristine_base_kernel() {
 	pb_tree=build/wt-base pb_out=build/out/x86_64-base
-	[ -r build/out/x86_64/.config ] || { echo "no x86_64 build: run 'make run' first" >&2; return 1; }
+	[ -r build/out/x86_64/.config ] || { echo "no x86_64 build: run 'make run V=x86_64' first" >&2; return 1; }
 	[ -d "$pb_tree" ] || "${PYTHON:-python3}" -m harness worktree build/linux "$pb_tree" base || return 1
 	if [ ! -r "$pb_out/arch/x86/boot/bzImage" ]; then
 		mkdir -p "$pb_out"

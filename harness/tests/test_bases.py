@@ -1,4 +1,5 @@
 import os
+import re
 import subprocess
 import unittest
 
@@ -101,15 +102,30 @@ class RepoBasesTest(unittest.TestCase):
                          '585a4a074597aefa2b1a68ada83a3184ba351c127544dea80618bbcceaa3961f')
 
     def test_variant_bases(self):
+        """On 6.12: the backport's variants (named -6.12) and ZONE_CMA on
+        i386, which mainline's Kconfig refuses; everything else on mainline."""
         for v in self.variants.values():
-            want = '6.12' if v.name.endswith('zone-cma') else 'mainline'
+            want = ('6.12' if v.name.endswith('-6.12') or
+                    (v.arch.name == 'i386' and 'zone-cma' in v.fragments) else 'mainline')
             self.assertEqual(v.base, want, v.name)
 
     def test_make_test_runs_every_base(self):
         """The backport cannot rot: make test boots a 6.12 variant."""
-        self.assertTrue(self.variants['x86_64-zone-cma'].in_test)
+        self.assertTrue(self.variants['x86_64-zone-cma-6.12'].in_test)
         used = {v.base for v in self.variants.values() if v.in_test}
         self.assertEqual(used, set(self.bases))
+
+    def test_default_variant(self):
+        """make run's default is the first variant, on mainline, in make
+        test, and the one whose summary says (default)."""
+        self.assertEqual(next(iter(self.variants)), variants.DEFAULT)
+        v = self.variants[variants.DEFAULT]
+        self.assertEqual((v.base, v.in_test), ('mainline', True))
+        self.assertEqual([n for n, w in self.variants.items() if '(default)' in w.summary],
+                         [variants.DEFAULT])
+        with open(os.path.join(paths.ROOT, 'Makefile')) as f:
+            self.assertEqual(re.findall(r'^V\s*\?=\s*(\S+)$', f.read(), re.M),
+                             [variants.DEFAULT])
 
     def test_unknown_base_is_named(self):
         with self.assertRaises(variants.VariantError) as e:

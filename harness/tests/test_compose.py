@@ -2,7 +2,10 @@
 bases: variants, benchmark kernels, matrix entries, the compiler and bisect
 gates. data/fragments.json holds them as they were before arches owned
 their base fragments (harness/arches.py), with the deliberate changes of
-that move (see its header); a change to a list shows here."""
+that move (see its header) and since (ZONE_CMA in the mainline options and
+variants); a change to a list shows here. After a deliberate change,
+rewrite it with json.dumps(composed(), indent=1, sort_keys=True) + a
+newline, and read the diff."""
 import glob
 import json
 import os
@@ -14,25 +17,29 @@ from harness import arches, bases, bench, gates, kconfig, matrix, paths, variant
 GOLDEN = os.path.join(os.path.dirname(__file__), 'data', 'fragments.json')
 
 
-def composed():
-    """{'<kind> <name> <base>': [fragments..., CONFIG_X=v settings...]}."""
+def _composed():
+    """(key, arch name, [fragments..., CONFIG_X=v settings...]) of every list."""
     btable = bases.load(paths.BASES_INI)
-    out = {}
     for v in variants.load(paths.VARIANTS_INI, btable).values():
-        out[f'variant {v.name} {v.base}'] = list(v.fragments)
+        yield f'variant {v.name} {v.base}', v.arch.name, list(v.fragments)
     for b in bench.load(paths.BENCH_INI, None, btable).values():
         for k in b.kernels:
             v = bench.kernel_variant(b, k)
-            out[f'bench {b.name}:{k.name} {v.base}'] = list(v.fragments)
+            yield f'bench {b.name}:{k.name} {v.base}', v.arch.name, list(v.fragments)
     for name, base in btable.items():
         for e in matrix.load(paths.MATRIX_INI, list(btable)):
             if e.applies_to(base):
-                out[f'matrix {e.name} {name}'] = list(e.fragments(base)) + list(e.settings)
-        out[f'compiler {name}'] = list(gates.compiler_fragments(base))
+                yield (f'matrix {e.name} {name}', e.arch,
+                       list(e.fragments(base)) + list(e.settings))
+        yield f'compiler {name}', gates.COMPILER_ARCH, list(gates.compiler_fragments(base))
         for arch, opt in gates.DEFAULT_BISECT:
-            out[f'bisect {arch}:{opt} {name}'] = list(
-                arches.compose(arches.ARCHES[arch], (), base, options=opt))
-    return out
+            yield (f'bisect {arch}:{opt} {name}', arch,
+                   list(arches.compose(arches.ARCHES[arch], (), base, options=opt)))
+
+
+def composed():
+    """{'<kind> <name> <base>': [fragments..., CONFIG_X=v settings...]}."""
+    return {key: items for key, _, items in _composed()}
 
 
 def wanted(items):
@@ -83,17 +90,36 @@ class ComposeTest(unittest.TestCase):
                                          f'{os.path.relpath(path, paths.ROOT)}:{n}: {line}')
 
     def test_base_specific_fragments(self):
-        """mainline has CONFIG_SYSCTL and no ZONE_CMA; 6.12 CONFIG_PROC_SYSCTL."""
+        """mainline has CONFIG_SYSCTL, 6.12 CONFIG_PROC_SYSCTL."""
         for key, items in composed().items():
-            syms = wanted(items)
             if key.endswith(' mainline'):
                 self.assertNotIn('proc-sysctl', items, key)
-                self.assertNotIn('CONFIG_ZONE_CMA', syms, key)
             else:
                 self.assertNotIn('sysctl', items, key)
             if key.startswith(('variant ', 'bench ')):
                 self.assertIn('sysctl' if key.endswith(' mainline') else 'proc-sysctl',
                               items, key)
+
+    def test_zone_cma_only_where_kconfig_allows_it(self):
+        """No list asks for CONFIG_ZONE_CMA=y where Kconfig refuses it (the
+        entry would fail): on mainline it depends on ARCH_SUPPORTS_ZONE_CMA
+        (x86_64, arm64) and !HIGHMEM, on 6.12 on SPARSEMEM (i386 adds
+        i386-sparsemem; 32-bit arm stays FLATMEM)."""
+        on = 0
+        for key, arch, items in _composed():
+            syms = wanted(items)
+            if syms.get('CONFIG_ZONE_CMA', 'n') == 'n':
+                continue
+            on += 1
+            if key.endswith(' mainline'):
+                self.assertIn(arch, ('x86_64', 'arm64'), key)
+                self.assertNotIn('y', (syms.get('CONFIG_HIGHMEM4G'),
+                                       syms.get('CONFIG_HIGHMEM64G')), key)
+            else:
+                self.assertNotEqual(arch, 'arm', key)
+                if arch == 'i386':
+                    self.assertEqual(syms.get('CONFIG_SPARSEMEM_MANUAL'), 'y', key)
+        self.assertTrue(on)
 
     def test_symbols_exist_in_each_base(self):
         """Every symbol a list sets (not unsets) is one its base's tree
