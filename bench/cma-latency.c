@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cma_alloc() latency from an area that user pages fill first.
+ *
+ *   cma-latency ROUNDS MIB...
+ *
+ * Fill the guest with anonymous 4K pages until FILL_MARGIN_MIB plus the
+ * largest MIB is left free (room for the pages an allocation evacuates),
+ * so that user pages take the CMA area whatever the kernel's placement
+ * policy. Then, for each MIB and ROUNDS times, allocate MIB MiB
+ * from the first CMA area through debugfs and time the write, free it, and
+ * refill: drop one MIB-sized piece of the filled memory and touch it again,
+ * so the free pages the allocation left go back to user pages as the
+ * kernel places them, and the memory in use stays the same.
+ *
+ * Around each allocation the program reads the pfn of every page it holds
+ * (/proc/self/pagemap, root only): a page whose pfn changed was migrated
+ * by that allocation. A page that moves a second time without being
+ * dropped in between was evacuated into a place that a later allocation
+ * had to evacuate again.
+ *
+ * Prints, for each MIB (as m<MIB>_...):
+ *   median_ms, p99_ms   allocation time, nearest rank over ROUNDS
+ *   migrated_per_page   pages migrated / pages allocated
+ *   moved_again         pages that moved more than once
+ *   failed              allocations the kernel refused
+ * then moved_again and failed over all sizes, and cma_used_pct, how much
+ * of the area user pages held after the fill.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#define CMA_DEBUGFS	"/sys/kernel/debug/cma"
+#define FILL_MARGIN_MIB	64
+#define PM_PRESENT	(1ULL << 63)
+#define PM_PFN_MASK	((1ULL << 55) - 1)
+#define PM_BATCH	4096
+
+static long page_size;
+
+/* The value of @key in /proc/meminfo, in KiB; exit 1 if it is missing. */
+static unsigned long meminfo_kb(const char *key)
+{
+	char line[128];
+	unsigned long v;
+	size_t len = strlen(key);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, len) && line[len] == ':' &&
+		    sscanf(line + len + 1, "%lu", &v) == 1) {
+			fclose(f);
+			return v;
+		}
+	}
+	fprintf(stderr, "cma-latency: no %s in /proc/meminfo\n", key);
+	exit(1);
+}
+
+/* Write the decimal @value to @path; 0 or -errno. */
+static int write_value(const char *path, unsigned long value)
+{
+	char buf[32];
+	int fd, len, ret = 0;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	len = snprintf(buf, sizeof(buf), "%lu", value);
+	if (write(fd, buf, len) != len)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* @path (PATH_MAX) = the debugfs directory of the first CMA area. */
+static int first_area(char *path, size_t len)
+{
+	DIR *d = opendir(CMA_DEBUGFS);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, len, "%s/%s", CMA_DEBUGFS, e->d_name);
+		closedir(d);
+		return 0;
+	}
+	if (d)
+		closedir(d);
+	return -1;
+}
+
+/* pfns[i] = the pfn of page i of [@addr, @addr + @pages pages), 0 if none. */
+static void read_pfns(int pagemap, char *addr, unsigned long pages,
+		      uint64_t *pfns)
+{
+	unsigned long done, chunk, i;
+	uint64_t e[PM_BATCH];
+	off_t off;
+
+	for (done = 0; done < pages; done += chunk) {
+		chunk = pages - done < PM_BATCH ? pages - done : PM_BATCH;
+		off = ((uintptr_t)addr / page_size + done) * sizeof(e[0]);
+		if (pread(pagemap, e, chunk * sizeof(e[0]), off) !=
+		    (ssize_t)(chunk * sizeof(e[0]))) {
+			perror("cma-latency: pagemap");
+			exit(1);
+		}
+		for (i = 0; i < chunk; i++)
+			pfns[done + i] = e[i] & PM_PRESENT ? e[i] & PM_PFN_MASK : 0;
+	}
+}
+
+static void touch(char *addr, unsigned long pages)
+{
+	unsigned long i;
+
+	for (i = 0; i < pages; i++)
+		addr[i * page_size] = 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The nearest-rank @pct percentile of the @n sorted values @v. */
+static double percentile(const double *v, int n, int pct)
+{
+	int rank = (pct * n + 99) / 100;
+
+	return v[rank > 0 ? rank - 1 : 0];
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long fill, avail, cma_total, cma_free, i, largest = 0, piece = 0;
+	unsigned long all_again = 0, all_failed = 0;
+	uint64_t *before, *after;
+	unsigned char *moves;
+	char area[512], alloc_path[600], free_path[600];
+	int pagemap, a, r, rounds;
+	double *ms;
+	char *mem;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: cma-latency ROUNDS MIB...\n");
+		return 2;
+	}
+	rounds = parse_positive("cma-latency", argv[1], "ROUNDS");
+	for (a = 2; a < argc; a++) {
+		unsigned long mib = parse_positive("cma-latency", argv[a], "MIB");
+
+		largest = mib > largest ? mib : largest;
+	}
+	page_size = sysconf(_SC_PAGESIZE);
+	if (first_area(area, sizeof(area))) {
+		fprintf(stderr, "cma-latency: no CMA area in %s (CONFIG_CMA_DEBUGFS, cma=)\n",
+			CMA_DEBUGFS);
+		return 1;
+	}
+	snprintf(alloc_path, sizeof(alloc_path), "%s/alloc", area);
+	snprintf(free_path, sizeof(free_path), "%s/free", area);
+	pagemap = open("/proc/self/pagemap", O_RDONLY);
+	if (pagemap < 0) {
+		perror("cma-latency: /proc/self/pagemap");
+		return 1;
+	}
+
+	/* MemFree, not MemAvailable: the initramfs is page cache that stays. */
+	avail = meminfo_kb("MemFree") / 1024;
+	cma_total = meminfo_kb("CmaTotal") / 1024;
+	if (avail < 2 * (FILL_MARGIN_MIB + largest)) {
+		fprintf(stderr, "cma-latency: %lu MiB free, too little for %lu MiB allocations\n",
+			avail, largest);
+		return 1;
+	}
+	fill = (avail - FILL_MARGIN_MIB - largest) * (1024 * 1024 / page_size);
+	mem = mmap(NULL, fill * page_size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	before = calloc(fill, sizeof(*before));
+	after = calloc(fill, sizeof(*after));
+	moves = calloc(fill, 1);
+	ms = calloc(rounds, sizeof(*ms));
+	if (mem == MAP_FAILED || !before || !after || !moves || !ms) {
+		perror("cma-latency: memory");
+		return 1;
+	}
+#ifdef MADV_NOHUGEPAGE
+	madvise(mem, fill * page_size, MADV_NOHUGEPAGE);
+#endif
+	touch(mem, fill);
+	cma_free = meminfo_kb("CmaFree") / 1024;
+	printf("# area %s, %lu MiB filled, CMA %lu MiB, %lu MiB of it free\n",
+	       area, fill * page_size >> 20, cma_total, cma_free);
+	printf("BENCH cma_used_pct=%.1f\n",
+	       cma_total ? 100.0 * (cma_total - cma_free) / cma_total : 0);
+
+	for (a = 2; a < argc; a++) {
+		unsigned long mib = strtoul(argv[a], NULL, 10);
+		unsigned long count = mib * (1024 * 1024 / page_size);
+		unsigned long migrated = 0, again = 0, allocated = 0;
+		int failed = 0, done = 0;
+
+		if (count > fill) {
+			fprintf(stderr, "cma-latency: %lu MiB is more than the %lu MiB filled\n",
+				mib, fill * page_size >> 20);
+			return 1;
+		}
+		for (r = 0; r < rounds; r++) {
+			double t0, t1;
+			int ret;
+
+			read_pfns(pagemap, mem, fill, before);
+			t0 = now();
+			ret = write_value(alloc_path, count);
+			t1 = now();
+			if (ret) {
+				failed++;
+				printf("# %lu MiB, round %d: %s\n", mib, r, strerror(-ret));
+				continue;
+			}
+			ms[done++] = (t1 - t0) * 1000;
+			allocated += count;
+			read_pfns(pagemap, mem, fill, after);
+			for (i = 0; i < fill; i++) {
+				if (before[i] == after[i])
+					continue;
+				migrated++;
+				if (moves[i] < 255 && ++moves[i] == 2)
+					again++;
+			}
+			if (write_value(free_path, count)) {
+				fprintf(stderr, "cma-latency: freeing %lu pages failed\n", count);
+				return 1;
+			}
+			/* Refill: drop the next piece and fault it back in. */
+			if ((piece + 1) * count > fill)
+				piece = 0;
+			madvise(mem + piece * count * page_size,
+				count * page_size, MADV_DONTNEED);
+			memset(moves + piece * count, 0, count);
+			touch(mem + piece * count * page_size, count);
+			piece++;
+		}
+		qsort(ms, done, sizeof(*ms), cmp_double);
+		if (done) {
+			printf("BENCH m%lu_median_ms=%.2f\n", mib, percentile(ms, done, 50));
+			printf("BENCH m%lu_p99_ms=%.2f\n", mib, percentile(ms, done, 99));
+			printf("BENCH m%lu_migrated_per_page=%.3f\n", mib,
+			       (double)migrated / allocated);
+		}
+		printf("BENCH m%lu_moved_again=%lu\n", mib, again);
+		printf("BENCH m%lu_failed=%d\n", mib, failed);
+		all_again += again;
+		all_failed += failed;
+	}
+	printf("BENCH moved_again=%lu\n", all_again);
+	printf("BENCH failed=%lu\n", all_failed);
+	return 0;
+}
