@@ -6,7 +6,7 @@ import os
 import shutil
 import subprocess
 
-from . import kconfig, proc
+from . import acpi, kconfig, proc
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GUEST = os.path.join(HERE, 'guest')
@@ -190,6 +190,8 @@ def initramfs(variant, selftests_dir, busybox_path, dest, extra_files=()):
     """Pack init, busybox, the timeout wrapper and the kselftests (cpio.gz).
 
     @extra_files: (host path, guest path) pairs, e.g. benchmark programs.
+    A variant with an acpi_srat gets its SRAT in an uncompressed cpio in
+    front, where the kernel looks for upgraded ACPI tables.
     """
     root = dest + '.d'
     shutil.rmtree(root, ignore_errors=True)
@@ -210,7 +212,11 @@ def initramfs(variant, selftests_dir, busybox_path, dest, extra_files=()):
         target = os.path.join(root, guest.lstrip('/'))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy(host, target)
+    srat = getattr(variant, 'acpi_srat', ())
     with open(dest, 'wb') as out:
+        if srat:
+            out.write(acpi.early_cpio(srat))
+            out.flush()
         find = subprocess.Popen(['find', '.'], cwd=root, stdout=subprocess.PIPE)
         cpio = subprocess.Popen(['cpio', '--quiet', '-o', '-H', 'newc',
                                  '-R', '0:0'], cwd=root, stdin=find.stdout,

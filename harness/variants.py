@@ -9,7 +9,7 @@ import configparser
 import dataclasses
 import os
 
-from . import arches
+from . import acpi, arches
 
 
 REQUIRED = ('summary', 'arch', 'base')
@@ -34,6 +34,7 @@ class Variant:
     qemu_extra: tuple       # extra QEMU arguments (NUMA nodes, ...)
     in_test: bool           # part of `make test`
     test_args: tuple = ()   # (test, 'arg,arg') pairs for run_kselftest.sh
+    acpi_srat: tuple = ()   # SRAT entries handed over in the initramfs (harness/acpi.py)
 
     def fragment_paths(self, configs_dir):
         return [os.path.join(configs_dir, f + '.config') for f in self.fragments]
@@ -60,6 +61,14 @@ def _parse_section(name, sec, btable):
         boot_timeout = int(sec.get('boot_timeout', '900'))
     except ValueError as e:
         raise VariantError(f'variant {name}: {e}') from None
+    try:
+        srat = acpi.parse(sec['acpi_srat'], f'variant {name}: acpi_srat') \
+            if sec.get('acpi_srat') else ()
+    except acpi.AcpiError as e:
+        raise VariantError(str(e)) from None
+    if srat and arch.name not in ('x86_64', 'i386'):
+        raise VariantError(f'variant {name}: acpi_srat needs an x86 guest, '
+                           f'{arch.name} boots without ACPI tables')
     return Variant(name=name, summary=sec['summary'], arch=arch,
                    base=sec['base'],
                    fragments=arches.compose(arch, sec.get('fragments', '').split(),
@@ -70,7 +79,8 @@ def _parse_section(name, sec, btable):
                    boot_timeout=boot_timeout,
                    qemu_extra=tuple(sec.get('qemu_extra', '').split()),
                    in_test=sec.getboolean('in_test', True),
-                   test_args=_parse_test_args(name, sec.get('test_args', '')))
+                   test_args=_parse_test_args(name, sec.get('test_args', '')),
+                   acpi_srat=srat)
 
 
 def _parse_test_args(name, text):

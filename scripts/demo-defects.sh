@@ -33,8 +33,16 @@
 #           config) and passes on mainline. node_keeps_memory_with_cma
 #           skips on both: with numa=fake=2, the block at the node boundary
 #           (memory4) has no zone and cannot go offline (EINVAL).
+#   node    defect 3 (a node whose memory but its ZONE_CMA went offline must
+#           stay in N_MEMORY): cma_zone_pins on the x86_64-movable-node
+#           variant (node 1 hotpluggable and movable, a 128 MiB area at a
+#           fixed address in one of its four memory blocks), first the
+#           series, then the series with 6.12's count put back
+#           (harness/faults/zone-cma-node-states-7.3.patch), which must fail
+#           node_keeps_memory_with_cma. Patches are applied to build/linux
+#           and taken off as for wake.
 #
-#   demo-defects.sh [thp|pinned|stress|wake|zone]...   (default: all five)
+#   demo-defects.sh [thp|pinned|stress|wake|zone|node]...   (default: all six)
 #
 # Needs the x86_64 variant built (make run V=x86_64), whose initramfs
 # carries the series' kselftests, for pinned, stress and zone the 6.12
@@ -87,11 +95,12 @@ base_kernel() {
 	pristine_base_kernel || die "cannot build the pristine base kernel"
 }
 
-# fault_run NAME PATCH...: cma_stress on the x86_64 variant built from
-# build/linux with the fault patches applied; prints its result lines.
+# fault_run NAME VARIANT TEST [PATCH...]: TEST (collection:program) on
+# VARIANT built from build/linux with the fault patches applied (none: the
+# series as it is); prints its result lines.
 fault_run() {
-	name=$1
-	shift
+	name=$1 variant=$2 test=$3
+	shift 3
 	if git -C build/linux status --porcelain --untracked-files=no | grep -q .; then
 		die "build/linux has uncommitted changes; commit them first"
 	fi
@@ -101,10 +110,10 @@ fault_run() {
 			die "$p does not apply to build/linux"
 		}
 	done
-	"${PYTHON:-python3}" -m harness run x86_64 --test cma:cma_stress >"$out/$name.txt" 2>&1
+	"${PYTHON:-python3}" -m harness run "$variant" --test "$test" >"$out/$name.txt" 2>&1
 	git -C build/linux checkout -q -- .
-	echo "== $name: series + $*"
-	grep -E 'ok [0-9]+ |failures, first|crowded: [0-9]+ alloc|passed,' "$out/$name.txt" |
+	echo "== $name: $variant, series${*:+ + $*}"
+	grep -E 'ok [0-9]+ |failures, first|crowded: [0-9]+ alloc|node [0-9]+: |passed,' "$out/$name.txt" |
 		sed 's/^/    /'
 }
 
@@ -123,7 +132,7 @@ zone_boot() {
 		cma:cma_zone_placement,cma:cma_zone_pins
 }
 
-[ $# -gt 0 ] || set -- thp pinned stress wake zone
+[ $# -gt 0 ] || set -- thp pinned stress wake zone node
 # Kernels are looked up in assignments (k=$(...)), so that a missing one
 # stops the demo (set -e) instead of booting an empty path.
 for demo in "$@"; do
@@ -143,13 +152,18 @@ for demo in "$@"; do
 		boot stress-6.12 "$k" cma:cma_stress harness.args.cma_stress=-t,32
 		boot stress-series "$series_kernel" cma:cma_stress harness.args.cma_stress=-t,32 ;;
 	wake)
-		fault_run wake-transient-busy cma-transient-busy-7.3.patch
-		fault_run wake-before-clear cma-transient-busy-7.3.patch \
-			cma-wake-before-clear-7.3.patch ;;
+		fault_run wake-transient-busy x86_64 cma:cma_stress \
+			cma-transient-busy-7.3.patch
+		fault_run wake-before-clear x86_64 cma:cma_stress \
+			cma-transient-busy-7.3.patch cma-wake-before-clear-7.3.patch ;;
+	node)
+		fault_run node-series x86_64-movable-node cma:cma_zone_pins
+		fault_run node-states x86_64-movable-node cma:cma_zone_pins \
+			zone-cma-node-states-7.3.patch ;;
 	zone)
 		k=$(backport_kernel)
 		zone_boot zone-6.12 "$k"
 		zone_boot zone-series "$zone_kernel" ;;
-	*) die "unknown demo '$demo' (thp, pinned, stress, wake, zone)" ;;
+	*) die "unknown demo '$demo' (thp, pinned, stress, wake, zone, node)" ;;
 	esac
 done
