@@ -4,24 +4,27 @@
  *
  *   cma-latency ROUNDS MIB...
  *
- * Fill the guest with anonymous 4K pages until FILL_MARGIN_MIB plus the
- * largest MIB is left free (room for the pages an allocation evacuates),
- * so that user pages take the CMA area whatever the kernel's placement
- * policy. Then, for each MIB and ROUNDS times, allocate MIB MiB
- * from the first CMA area through debugfs and time the write, free it, and
- * refill: drop one MIB-sized piece of the filled memory and touch it again,
- * so the free pages the allocation left go back to user pages as the
- * kernel places them, and the memory in use stays the same.
+ * Fill the guest with anonymous 4K pages until FILL_MARGIN_MIB plus three
+ * quarters of the area is left free (room for the pages the held
+ * allocations evacuate), so that user pages take as much of the CMA area
+ * as the kernel's placement policy gives them. Then, for each MIB and ROUNDS times, allocate MIB MiB
+ * from the first CMA area through debugfs, holding every allocation so
+ * that the next one meets pages no earlier one cleared (ROUNDS of them,
+ * fewer if they would take more than three quarters of the area), and
+ * time each write. Then free them and refill: drop every page they moved
+ * and touch it again, so the freed area goes back to user pages as far as
+ * the kernel places them there, and the memory in use stays the same.
  *
  * Around each allocation the program reads the pfn of every page it holds
  * (/proc/self/pagemap, root only): a page whose pfn changed was migrated
  * by that allocation. A page that moves a second time without being
- * dropped in between was evacuated into a place that a later allocation
+ * refilled in between was evacuated into a place that a later allocation
  * had to evacuate again.
  *
  * Prints, for each MIB (as m<MIB>_...):
- *   median_ms, p99_ms   allocation time, nearest rank over ROUNDS
+ *   median_ms, p99_ms   allocation time, nearest rank over the allocations
  *   migrated_per_page   pages migrated / pages allocated
+ *   ms_per_1k_migrated  allocation time per 1000 pages migrated
  *   moved_again         pages that moved more than once
  *   failed              allocations the kernel refused
  * then moved_again and failed over all sizes, and cma_used_pct, how much
@@ -146,8 +149,8 @@ static double percentile(const double *v, int n, int pct)
 
 int main(int argc, char **argv)
 {
-	unsigned long fill, avail, cma_total, cma_free, i, largest = 0, piece = 0;
-	unsigned long all_again = 0, all_failed = 0;
+	unsigned long fill, avail, cma_total, cma_free, i, largest = 0;
+	unsigned long all_again = 0, all_failed = 0, margin;
 	uint64_t *before, *after;
 	unsigned char *moves;
 	char area[512], alloc_path[600], free_path[600];
@@ -182,12 +185,13 @@ int main(int argc, char **argv)
 	/* MemFree, not MemAvailable: the initramfs is page cache that stays. */
 	avail = meminfo_kb("MemFree") / 1024;
 	cma_total = meminfo_kb("CmaTotal") / 1024;
-	if (avail < 2 * (FILL_MARGIN_MIB + largest)) {
-		fprintf(stderr, "cma-latency: %lu MiB free, too little for %lu MiB allocations\n",
-			avail, largest);
+	margin = FILL_MARGIN_MIB + cma_total * 3 / 4;
+	if (avail < 2 * margin || largest > cma_total * 3 / 4) {
+		fprintf(stderr, "cma-latency: %lu MiB free and a %lu MiB area: too little for %lu MiB allocations\n",
+			avail, cma_total, largest);
 		return 1;
 	}
-	fill = (avail - FILL_MARGIN_MIB - largest) * (1024 * 1024 / page_size);
+	fill = (avail - margin) * (1024 * 1024 / page_size);
 	mem = mmap(NULL, fill * page_size, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	before = calloc(fill, sizeof(*before));
@@ -211,15 +215,19 @@ int main(int argc, char **argv)
 	for (a = 2; a < argc; a++) {
 		unsigned long mib = strtoul(argv[a], NULL, 10);
 		unsigned long count = mib * (1024 * 1024 / page_size);
-		unsigned long migrated = 0, again = 0, allocated = 0;
+		unsigned long migrated = 0, again = 0, allocated = 0, n;
+		double total_ms = 0;
 		int failed = 0, done = 0;
 
-		if (count > fill) {
-			fprintf(stderr, "cma-latency: %lu MiB is more than the %lu MiB filled\n",
-				mib, fill * page_size >> 20);
+		/* Hold up to three quarters of the area, so each allocation meets new pages. */
+		n = cma_total * 3 / 4 / mib;
+		n = n < (unsigned long)rounds ? n : (unsigned long)rounds;
+		if (!n || count * n > fill) {
+			fprintf(stderr, "cma-latency: %lu MiB does not fit the %lu MiB area or the fill\n",
+				mib, cma_total);
 			return 1;
 		}
-		for (r = 0; r < rounds; r++) {
+		for (r = 0; r < (int)n; r++) {
 			double t0, t1;
 			int ret;
 
@@ -229,10 +237,11 @@ int main(int argc, char **argv)
 			t1 = now();
 			if (ret) {
 				failed++;
-				printf("# %lu MiB, round %d: %s\n", mib, r, strerror(-ret));
+				printf("# %lu MiB, allocation %d: %s\n", mib, r, strerror(-ret));
 				continue;
 			}
 			ms[done++] = (t1 - t0) * 1000;
+			total_ms += (t1 - t0) * 1000;
 			allocated += count;
 			read_pfns(pagemap, mem, fill, after);
 			for (i = 0; i < fill; i++) {
@@ -242,19 +251,26 @@ int main(int argc, char **argv)
 				if (moves[i] < 255 && ++moves[i] == 2)
 					again++;
 			}
+		}
+		for (r = 0; r < done; r++) {
 			if (write_value(free_path, count)) {
 				fprintf(stderr, "cma-latency: freeing %lu pages failed\n", count);
 				return 1;
 			}
-			/* Refill: drop the next piece and fault it back in. */
-			if ((piece + 1) * count > fill)
-				piece = 0;
-			madvise(mem + piece * count * page_size,
-				count * page_size, MADV_DONTNEED);
-			memset(moves + piece * count, 0, count);
-			touch(mem + piece * count * page_size, count);
-			piece++;
 		}
+		/*
+		 * Refill: drop every page these allocations moved out of the area
+		 * and fault it back in, where the kernel now places user pages.
+		 */
+		for (i = 0; i < fill; i++) {
+			if (!moves[i])
+				continue;
+			madvise(mem + i * page_size, page_size, MADV_DONTNEED);
+			touch(mem + i * page_size, 1);
+			moves[i] = 0;
+		}
+		printf("# %lu MiB: %d allocations held, %lu pages migrated, CmaFree after refill %lu MiB\n",
+		       mib, done, migrated, meminfo_kb("CmaFree") / 1024);
 		qsort(ms, done, sizeof(*ms), cmp_double);
 		if (done) {
 			printf("BENCH m%lu_median_ms=%.2f\n", mib, percentile(ms, done, 50));
@@ -262,6 +278,9 @@ int main(int argc, char **argv)
 			printf("BENCH m%lu_migrated_per_page=%.3f\n", mib,
 			       (double)migrated / allocated);
 		}
+		if (migrated)
+			printf("BENCH m%lu_ms_per_1k_migrated=%.2f\n", mib,
+			       total_ms * 1000 / migrated);
 		printf("BENCH m%lu_moved_again=%lu\n", mib, again);
 		printf("BENCH m%lu_failed=%d\n", mib, failed);
 		all_again += again;
