@@ -259,13 +259,21 @@ int main(int argc, char **argv)
 			}
 		}
 		/*
-		 * Refill: drop every page these allocations moved out of the area
-		 * and fault it back in, where the kernel now places user pages.
+		 * Refill: replace every page these allocations moved out of the
+		 * area by a new one, where the kernel now places user pages. A
+		 * new mapping over the page frees it (tinyconfig kernels have no
+		 * madvise()); it merges back into its neighbours.
 		 */
 		for (i = 0; i < fill; i++) {
 			if (!moves[i])
 				continue;
-			madvise(mem + i * page_size, page_size, MADV_DONTNEED);
+			if (mmap(mem + i * page_size, page_size,
+				 PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+				 -1, 0) == MAP_FAILED) {
+				perror("cma-latency: refill");
+				return 1;
+			}
 			touch(mem + i * page_size, 1);
 			moves[i] = 0;
 		}
