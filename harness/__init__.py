@@ -7,6 +7,7 @@ One job per module, in the spirit of tools/testing/kunit:
   arches       the arch table: toolchain, image, QEMU facts, base fragments;
                compose() builds every kernel's fragment list
   variants     the variant table (configs/variants.ini)
+  acpi         an ACPI SRAT for a variant's guest, handed over in the initramfs
   matrix       make check's Kconfig matrix (configs/matrix.ini)
   kconfig      read Kconfig fragments and verify a .config honours them
   build        the one configure path; kernel, kselftests, initramfs
