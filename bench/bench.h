@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* Seconds on the monotonic clock. */
@@ -28,6 +29,25 @@ static inline long parse_positive(const char *prog, const char *s,
 			prog, what, s);
 		exit(2);
 	}
+	return v;
+}
+
+/* A value from /proc/meminfo in KiB, or -1. */
+static inline long meminfo_kib(const char *key)
+{
+	char line[256];
+	size_t len = strlen(key);
+	long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':') {
+			v = strtol(line + len + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
 	return v;
 }
 

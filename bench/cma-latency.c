@@ -50,23 +50,16 @@
 
 static long page_size;
 
-/* The value of @key in /proc/meminfo, in KiB; exit 1 if it is missing. */
+/* meminfo_kib() of @key; exit 1 if it is missing. */
 static unsigned long meminfo_kb(const char *key)
 {
-	char line[128];
-	unsigned long v;
-	size_t len = strlen(key);
-	FILE *f = fopen("/proc/meminfo", "r");
+	long v = meminfo_kib(key);
 
-	while (f && fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, len) && line[len] == ':' &&
-		    sscanf(line + len + 1, "%lu", &v) == 1) {
-			fclose(f);
-			return v;
-		}
+	if (v < 0) {
+		fprintf(stderr, "cma-latency: no %s in /proc/meminfo\n", key);
+		exit(1);
 	}
-	fprintf(stderr, "cma-latency: no %s in /proc/meminfo\n", key);
-	exit(1);
+	return v;
 }
 
 /* Write the decimal @value to @path; 0 or -errno. */

@@ -26,25 +26,6 @@ static const unsigned long sizes[] = {
 	8 << 20, 4 << 20, 2 << 20, 1 << 20, 64, 8, 4,
 };
 
-/* A value from /proc/meminfo in KiB, or -1. */
-static long meminfo_kib(const char *key)
-{
-	char line[256];
-	size_t len = strlen(key);
-	long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, len) && line[len] == ':') {
-			v = strtol(line + len + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
 static long minor_faults(void)
 {
 	struct rusage ru;
