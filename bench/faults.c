@@ -4,6 +4,11 @@
  * again and again for SECONDS seconds; print the faults per second.
  *
  *   faults MIB SECONDS
+ *
+ * Before the loop it also prints the ceiling of CPU 0's per-cpu free list
+ * in each populated zone of node 0 (pcp_high_max_<zone>, pages): whether
+ * MIB MiB fits there decides whether freed pages go back to the buddy
+ * lists on every round.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +16,34 @@
 #include <unistd.h>
 
 #include "bench.h"
+
+/* "BENCH pcp_high_max_<zone>=N" for CPU 0 of each zone of node 0 with pages. */
+static void print_pcp_high_max(void)
+{
+	char line[256], zone[32] = "";
+	int node = -1, managed = 0, cpu = -1;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line + strspn(line, " ");
+		long v;
+
+		if (sscanf(line, "Node %d, zone %31s", &node, zone) == 2) {
+			managed = 0;
+			cpu = -1;
+		} else if (sscanf(s, "managed %ld", &v) == 1) {
+			managed = v > 0;
+		} else if (sscanf(s, "cpu: %d", &cpu) == 1) {
+			continue;
+		} else if (sscanf(s, "high_max: %ld", &v) == 1 && node == 0 &&
+			   cpu == 0 && managed) {
+			printf("BENCH pcp_high_max_%s=%ld\n", zone, v);
+		}
+	}
+	fclose(f);
+}
 
 int main(int argc, char **argv)
 {
@@ -26,6 +59,7 @@ int main(int argc, char **argv)
 	mib = parse_positive("faults", argv[1], "MIB");
 	seconds = parse_positive("faults", argv[2], "SECONDS");
 	n = mib * 1024 * 1024 / page;
+	print_pcp_high_max();
 	start = now();
 	do {
 		p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,

@@ -46,6 +46,33 @@ class Benchmark:
     kernels: tuple              # Kernel, the first is the reference
     notes: str
     kselftests: tuple = ()      # selftest dirs built from the series tree
+    profile: tuple = ()         # shorter workload of an instruction profile
+
+
+def _inherit(cp, sec, chain):
+    """Resolve `like = <benchmark>` in @cp: @sec takes every key of that
+    benchmark it does not set itself (`like` aside), and its [<like>:<kernel>]
+    sections when it has none of its own. @chain: the sections on the way,
+    to refuse a cycle."""
+    parent = cp[sec].get('like')
+    if not parent:
+        return
+    if parent == sec or parent in chain:
+        raise BenchError(f'benchmark {sec}: like = {parent} is a cycle')
+    if parent not in cp or ':' in parent:
+        raise BenchError(f'benchmark {sec}: like = {parent}, which is not a benchmark')
+    _inherit(cp, parent, chain + (sec,))
+    for key, value in cp[parent].items():
+        if key not in cp[sec] and key != 'like':
+            cp.set(sec, key, value)
+    cp.remove_option(sec, 'like')
+    own = [ks for ks in cp.sections() if ks.startswith(sec + ':')]
+    if not own:
+        for ks in [ks for ks in cp.sections() if ks.startswith(parent + ':')]:
+            name = sec + ':' + ks.split(':', 1)[1]
+            cp.add_section(name)
+            for key, value in cp[ks].items():
+                cp.set(name, key, value)
 
 
 def load(path, runs_override=None, btable=None):
@@ -55,6 +82,9 @@ def load(path, runs_override=None, btable=None):
     cp = configparser.ConfigParser(interpolation=None)
     with open(path) as f:
         cp.read_file(f)
+    for sec in cp.sections():
+        if ':' not in sec:
+            _inherit(cp, sec, ())
     out = {}
     for sec in cp.sections():
         if ':' in sec:
@@ -94,7 +124,15 @@ def load(path, runs_override=None, btable=None):
             lower_is_better=tuple(s.get('lower_is_better', '').split()),
             plot=s.get('plot', 'bars'), kernels=tuple(kernels),
             notes=s.get('notes', '').strip(),
-            kselftests=tuple(s.get('kselftests', '').split()))
+            kselftests=tuple(s.get('kselftests', '').split()),
+            profile=tuple(s.get('profile', '').split()))
+        if out[sec].profile and out[sec].profile[0] != workload[0]:
+            raise BenchError(f'benchmark {sec}: profile must run the workload\'s '
+                             f'program {workload[0]}, not {out[sec].profile[0]}')
+        if out[sec].profile and '-icount' not in guest.qemu_extra:
+            raise BenchError(f'benchmark {sec}: profile needs -icount in qemu_extra '
+                             f'(the plugin slows the guest; only guest instructions '
+                             f'keep their meaning)')
     return out
 
 
@@ -220,6 +258,7 @@ def run(root, bench, results_dir, base, series):
     extra = 'harness.bench=' + ','.join(bench.workload)
     if bench.zram:
         extra += f' harness.zram={bench.zram}'
+    plugin = build_plugin(root, log) if bench.profile else None
     runs = {k.name: [] for k in bench.kernels}
     cmdlines = {}
     total = bench.runs * len(bench.kernels)
@@ -231,6 +270,8 @@ def run(root, bench, results_dir, base, series):
             argv = qemu.command(v, image, initrd, mode='bench', extra_cmdline=extra)
             cmdlines[k.name] = argv
             console_log = os.path.join(logdir, f'{k.name}-run{r + 1}.log')
+            if plugin:
+                argv = argv + profile_args(plugin, console_log)
             printer.step(f'{bench.name}: [{step}/{total}] kernel {k.name}, '
                            f'run {r + 1}/{bench.runs}: booting and running '
                            f'{" ".join(bench.workload)}')
@@ -257,16 +298,78 @@ def run(root, bench, results_dir, base, series):
     report = benchreport.make_report(root, bench, runs, cmdlines, base, series)
     os.makedirs(results_dir, exist_ok=True)
     base = os.path.join(results_dir, bench.name)
-    with open(base + '.md', 'w') as f:
-        f.write(report['markdown'])
     with open(base + '.json', 'w') as f:
         json.dump(report['data'], f, indent=1)
         f.write('\n')
     plot_err = benchreport.plot(bench, runs, base + '.png')
     if plot_err:
         printer.step(f'{bench.name}: no plot: {plot_err}')
+    markdown = report['markdown']
+    if bench.profile:
+        markdown += profile_section(root, bench, kernels, logdir)
+    with open(base + '.md', 'w') as f:
+        f.write(markdown)
     failed = sum(1 for rs in runs.values() for r in rs if r['problems'])
-    return report['markdown'], failed
+    return markdown, failed
+
+
+PROFILE_UNIT = {'faults': 'faults'}
+
+
+def build_plugin(root, log):
+    """Path of the insn-profile QEMU plugin, built when missing."""
+    so = os.path.join(root, 'build', 'cache', 'insn-profile.so')
+    printer.step('profile: build the insn-profile QEMU plugin')
+    with open(log, 'a') as f:
+        rc = subprocess.run([os.path.join(root, 'scripts', 'build-qemu-plugin.sh'), so],
+                            stdout=f, stderr=subprocess.STDOUT).returncode
+    if rc:
+        raise BenchError(f'scripts/build-qemu-plugin.sh failed (see {log})')
+    return so
+
+
+def profile_args(plugin, console_log):
+    """QEMU arguments that profile a boot into <console log stem>.prof."""
+    return ['-plugin', f'{plugin},out={os.path.splitext(console_log)[0]}.prof']
+
+
+def profile_section(root, bench, kernels, logdir):
+    """Boot every kernel once more with the shorter workload, then compare
+    per-function instructions per unit of work (run 1 minus the short run),
+    the first kernel against the others: a markdown section."""
+    plugin = build_plugin(root, os.path.join(logdir, 'build.log'))
+    extra = 'harness.bench=' + ','.join(bench.profile)
+    specs = []
+    for k in bench.kernels:
+        v, _, image, initrd = kernels[k.name]
+        console_log = os.path.join(logdir, f'{k.name}-short.log')
+        printer.step(f'{bench.name}: kernel {k.name}, profile run: booting '
+                     f'and running {" ".join(bench.profile)}')
+        argv = qemu.command(v, image, initrd, mode='bench', extra_cmdline=extra)
+        rc, _ = qemu.boot(argv + profile_args(plugin, console_log), console_log,
+                          v.boot_timeout)
+        if rc is None:
+            raise BenchError(f'{k.name}: the profile run was killed after '
+                             f'{v.boot_timeout} s')
+        odir = image[:image.rindex(os.sep + 'arch' + os.sep)]
+        system_map = os.path.join(odir, 'System.map')
+        specs.append(f'{k.name}:{system_map}:{console_log[:-4]}:'
+                     f'{os.path.join(logdir, k.name + "-run1")}')
+    unit = PROFILE_UNIT.get(bench.workload[0])
+    if not unit:
+        raise BenchError(f'no unit of work known for {bench.workload[0]} profiles')
+    out = subprocess.run([sys.executable, os.path.join(root, 'bench', 'profile',
+                                                       'insn-profile.py'),
+                          'compare', '--unit', unit] + specs,
+                         capture_output=True, text=True)
+    if out.returncode:
+        raise BenchError(f'insn-profile.py failed: {out.stderr.strip()}')
+    return (f'\n## Where the instructions go\n\n'
+            f'Guest instructions per {unit[:-1]}, per kernel function, from the '
+            f'insn-profile QEMU plugin (bench/profile/): run 1 (`'
+            f'{" ".join(bench.workload)}`) minus one more boot running `'
+            f'{" ".join(bench.profile)}`, so boot and set-up cancel out. '
+            f'Inlined functions count in their caller.\n\n' + out.stdout)
 
 
 def main(args, btable):

@@ -80,10 +80,38 @@ class BenchLoadTest(unittest.TestCase):
             ('[b]\n' + guest.replace('workload = faults 1 1\n', '') +
              '[b:a]\n[b:c]\n', 'no workload'),
             ('[b]\n' + guest + 'runs = 0\n[b:a]\n[b:c]\n', 'at least 1'),
+            ('[b]\n' + guest + 'like = c\n[b:a]\n[b:c]\n', 'not a benchmark'),
+            ('[b]\n' + guest + 'like = d\n[b:a]\n[b:c]\n'
+             '[d]\nlike = b\n', 'cycle'),
+            ('[b]\n' + guest + 'profile = churn 1\n[b:a]\n[b:c]\n',
+             'program faults'),
+            ('[b]\n' + guest + 'profile = faults 1 1\n[b:a]\n[b:c]\n',
+             'needs -icount'),
         ]:
             with self.subTest(msg=msg), self.assertRaises(bench.BenchError) as e:
                 self.load(text)
             self.assertIn(msg, str(e.exception))
+
+
+    def test_like_inherits_keys_and_kernels(self):
+        text = ('[b]\nsummary = s\nbase = 6.12\narch = x86_64\n'
+                'cmdline = cma=64M\nqemu_extra = -icount shift=0\n'
+                'workload = faults 64 2\n[b:base]\ntree = base\n'
+                '[b:zone]\nfragments = zone-cma\n'
+                '[c]\nlike = b\nsummary = t\nworkload = faults 2 2\n'
+                'profile = faults 2 1\n'
+                '[d]\nlike = c\ncmdline = cma=256M\n[d:x]\ntree = base\n'
+                '[d:y]\n')
+        table = self.load(text)
+        c, d = table['c'], table['d']
+        self.assertEqual((c.summary, c.workload, c.guest.cmdline, c.profile),
+                         ('t', ('faults', '2', '2'), 'cma=64M', ('faults', '2', '1')))
+        self.assertEqual([k.name for k in c.kernels], ['base', 'zone'])
+        self.assertEqual(c.kernels[1].fragments, ('zone-cma',))
+        # Inherited through c; its own kernels replace b's.
+        self.assertEqual((d.summary, d.guest.cmdline), ('t', 'cma=256M'))
+        self.assertEqual([k.name for k in d.kernels], ['x', 'y'])
+        self.assertEqual([k.name for k in table['b'].kernels], ['base', 'zone'])
 
 
 def _base_612():
