@@ -54,7 +54,8 @@ class VariantTableTest(unittest.TestCase):
         v = table['i386-highmem']
         self.assertEqual(v.arch.name, 'i386')
         self.assertEqual(v.arch.busybox_deb_arch, 'i386')
-        self.assertTrue(v.in_test)
+        # Out of make test for CI's time limit (configs/variants.ini).
+        self.assertFalse(v.in_test)
         for path in v.fragment_paths(os.path.join(root, 'configs')):
             self.assertTrue(os.path.exists(path), path)
 
