@@ -49,6 +49,10 @@ class Benchmark:
     profile: tuple = ()         # shorter workload of an instruction profile
 
 
+# Per workload program: the BENCH counter of the work a profile divides by.
+PROFILE_UNIT = {'faults': 'faults'}
+
+
 def _inherit(cp, sec, chain):
     """Resolve `like = <benchmark>` in @cp: @sec takes every key of that
     benchmark it does not set itself (`like` aside), and its [<like>:<kernel>]
@@ -129,6 +133,9 @@ def load(path, runs_override=None, btable=None):
         if out[sec].profile and out[sec].profile[0] != workload[0]:
             raise BenchError(f'benchmark {sec}: profile must run the workload\'s '
                              f'program {workload[0]}, not {out[sec].profile[0]}')
+        if out[sec].profile and workload[0] not in PROFILE_UNIT:
+            raise BenchError(f'benchmark {sec}: no unit of work is known for '
+                             f'profiles of {workload[0]} (PROFILE_UNIT)')
         if out[sec].profile and '-icount' not in guest.qemu_extra:
             raise BenchError(f'benchmark {sec}: profile needs -icount in qemu_extra '
                              f'(the plugin slows the guest; only guest instructions '
@@ -255,9 +262,7 @@ def run(root, bench, results_dir, base, series):
         os.unlink(log)
     series = series_snapshot(root, bench.guest.base, series)
     kernels = prepare(root, bench, log, series)
-    extra = 'harness.bench=' + ','.join(bench.workload)
-    if bench.zram:
-        extra += f' harness.zram={bench.zram}'
+    extra = bench_cmdline(bench, bench.workload)
     plugin = build_plugin(root, log) if bench.profile else None
     runs = {k.name: [] for k in bench.kernels}
     cmdlines = {}
@@ -313,7 +318,12 @@ def run(root, bench, results_dir, base, series):
     return markdown, failed
 
 
-PROFILE_UNIT = {'faults': 'faults'}
+def bench_cmdline(bench, workload):
+    """Kernel command line that makes the guest run @workload."""
+    extra = 'harness.bench=' + ','.join(workload)
+    if bench.zram:
+        extra += f' harness.zram={bench.zram}'
+    return extra
 
 
 def build_plugin(root, log):
@@ -338,7 +348,7 @@ def profile_section(root, bench, kernels, logdir):
     per-function instructions per unit of work (run 1 minus the short run),
     the first kernel against the others: a markdown section."""
     plugin = build_plugin(root, os.path.join(logdir, 'build.log'))
-    extra = 'harness.bench=' + ','.join(bench.profile)
+    extra = bench_cmdline(bench, bench.profile)
     specs = []
     for k in bench.kernels:
         v, _, image, initrd = kernels[k.name]
@@ -355,9 +365,7 @@ def profile_section(root, bench, kernels, logdir):
         system_map = os.path.join(odir, 'System.map')
         specs.append(f'{k.name}:{system_map}:{console_log[:-4]}:'
                      f'{os.path.join(logdir, k.name + "-run1")}')
-    unit = PROFILE_UNIT.get(bench.workload[0])
-    if not unit:
-        raise BenchError(f'no unit of work known for {bench.workload[0]} profiles')
+    unit = PROFILE_UNIT[bench.workload[0]]
     out = subprocess.run([sys.executable, os.path.join(root, 'bench', 'profile',
                                                        'insn-profile.py'),
                           'compare', '--unit', unit] + specs,

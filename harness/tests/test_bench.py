@@ -85,6 +85,9 @@ class BenchLoadTest(unittest.TestCase):
              '[d]\nlike = b\n', 'cycle'),
             ('[b]\n' + guest + 'profile = churn 1\n[b:a]\n[b:c]\n',
              'program faults'),
+            ('[b]\n' + guest.replace('faults 1 1', 'churn 1 1 1') +
+             'profile = churn 1 1 1\nqemu_extra = -icount shift=0\n[b:a]\n[b:c]\n',
+             'no unit of work'),
             ('[b]\n' + guest + 'profile = faults 1 1\n[b:a]\n[b:c]\n',
              'needs -icount'),
         ]:
