@@ -210,8 +210,13 @@ static int lmk_check(void)
 	long other_free, other_file;
 	int min_adj = -1, i, victim = -1;
 
-	if (view_unmovable)
-		free_kib -= meminfo_kib("CmaFree") > 0 ? meminfo_kib("CmaFree") : 0;
+	if (view_unmovable) {
+		/* One read: two could see different values. -1: no CMA. */
+		long cma_free_kib = meminfo_kib("CmaFree");
+
+		if (cma_free_kib > 0)
+			free_kib -= cma_free_kib;
+	}
 	other_free = free_kib / page_kib - reserve_pages;
 	other_file = (meminfo_kib("Cached") - meminfo_kib("Shmem")) / page_kib;
 	for (i = 0; i < 6; i++)

@@ -311,7 +311,7 @@ def run(root, bench, results_dir, base, series):
         printer.step(f'{bench.name}: no plot: {plot_err}')
     markdown = report['markdown']
     if bench.profile:
-        markdown += profile_section(root, bench, kernels, logdir)
+        markdown += profile_section(root, bench, kernels, logdir, plugin)
     with open(base + '.md', 'w') as f:
         f.write(markdown)
     failed = sum(1 for rs in runs.values() for r in rs if r['problems'])
@@ -343,11 +343,11 @@ def profile_args(plugin, console_log):
     return ['-plugin', f'{plugin},out={os.path.splitext(console_log)[0]}.prof']
 
 
-def profile_section(root, bench, kernels, logdir):
+def profile_section(root, bench, kernels, logdir, plugin):
     """Boot every kernel once more with the shorter workload, then compare
     per-function instructions per unit of work (run 1 minus the short run),
-    the first kernel against the others: a markdown section."""
-    plugin = build_plugin(root, os.path.join(logdir, 'build.log'))
+    the first kernel against the others: a markdown section. @plugin:
+    build_plugin()'s .so."""
     extra = bench_cmdline(bench, bench.profile)
     specs = []
     for k in bench.kernels:
