@@ -4,6 +4,7 @@
 #
 #   make run            build, boot and test the default variant (x86_64-zone-cma)
 #   make test           every variant, the harness tests and checkpatch
+#   make test-debug     the debug variants (KASAN, DEBUG_PAGEALLOC, kmemleak)
 #
 # Variables: V=<variant>  T=<kselftest, e.g. cma_debugfs>  KVM=1 (probe, then use)
 #            TIMEOUT=<seconds per kselftest, overrides its settings file>
@@ -24,7 +25,7 @@ HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 
-.PHONY: demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
+.PHONY: test-debug bad-input mm-selftests soak demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -101,6 +102,34 @@ demo-check-failures: deps
 ##                     its base (both work trees are fetched and patched)
 test: deps
 	@$(HARNESS) test $(KVMFLAG)
+
+## make test-debug     the debug variants (in_debug in configs/variants.ini):
+##                     x86_64 and arm64 with ZONE_CMA on KASAN, DEBUG_PAGEALLOC
+##                     and kmemleak kernels; any splat or leak fails
+test-debug: deps
+	@$(HARNESS) test --debug $(KVMFLAG)
+
+## make bad-input [R=row]  every row of configs/bad-input.ini (or one): bad
+##                     boot parameters on the default variant's kernel, bad
+##                     Kconfig values and harness arguments; each must give
+##                     its error or documented rounding and lose nothing
+bad-input: deps
+	@$(HARNESS) bad-input $(if $(R),"$(R)",)
+
+## make mm-selftests   mainline's mm kselftests (migration, compaction, GUP,
+##                     COW, HugeTLB, KSM, THP, hotplug) on 7.3-rc7 and on the
+##                     series, same configuration: every test that passes on
+##                     the base must pass on the series
+mm-selftests: deps
+	@scripts/install-deps.sh libnuma-dev python3-matplotlib
+	@$(HARNESS) mm-selftests
+
+## make soak [MINUTES=10]  concurrent cma_alloc() under memory churn on debug
+##                     kernels (with and without ZONE_CMA), MINUTES each; then
+##                     no failed allocation and nothing lost (configs/soak.ini)
+soak: deps
+	@scripts/install-deps.sh python3-matplotlib
+	@$(HARNESS) soak $(if $(MINUTES),--minutes $(MINUTES),)
 
 ## make bench [B=name] [RUNS=n]  base and series side by side: bench/results/
 ##                     (each benchmark names its base in bench/benchmarks.ini)

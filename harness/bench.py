@@ -211,17 +211,34 @@ def _workload_binaries(root, arch, out_dir, kselftests=(), series=None):
             exe = os.path.join(out_dir, src[:-2])
             subprocess.check_call([cc, '-O2', '-Wall', '-static', '-o', exe, path])
             files.append((exe, '/bench/' + src[:-2]))
-    for d in kselftests:
-        out = os.path.join(out_dir, 'kselftest-' + d)
-        os.makedirs(out, exist_ok=True)
-        subprocess.check_call(['make', '-s', '-C',
-                               os.path.join(series, 'tools', 'testing', 'selftests', d),
-                               f'OUTPUT={out}', f'CC={cc}', 'USERLDFLAGS=-static'],
+    for item in kselftests:
+        files += _kselftest_binaries(item, cc, out_dir, series)
+    return files
+
+
+def _kselftest_binaries(item, cc, out_dir, series):
+    """The programs of one `kselftests` item: DIR (every program of
+    tools/testing/selftests/DIR) or DIR:PROG,PROG (only those; a PROG
+    ending in .sh is copied from the source directory as it is)."""
+    d, _, only = item.partition(':')
+    src = os.path.join(series, 'tools', 'testing', 'selftests', d)
+    out = os.path.join(out_dir, 'kselftest-' + d)
+    os.makedirs(out, exist_ok=True)
+    progs = [p for p in only.split(',') if p]
+    scripts = [p for p in progs if p.endswith('.sh')]
+    targets = [os.path.join(out, p) for p in progs if not p.endswith('.sh')]
+    if targets or not progs:
+        subprocess.check_call(['make', '-s', '-C', src, f'OUTPUT={out}', f'CC={cc}',
+                               'USERLDFLAGS=-static', *targets],
                               stdout=subprocess.DEVNULL)
-        for exe in sorted(os.listdir(out)):
-            p = os.path.join(out, exe)
-            if os.access(p, os.X_OK) and not os.path.isdir(p):
-                files.append((p, '/bench/' + exe))
+    if progs:
+        return ([(t, '/bench/' + os.path.basename(t)) for t in targets] +
+                [(os.path.join(src, p), '/bench/' + p) for p in scripts])
+    files = []
+    for exe in sorted(os.listdir(out)):
+        p = os.path.join(out, exe)
+        if os.access(p, os.X_OK) and not os.path.isdir(p):
+            files.append((p, '/bench/' + exe))
     return files
 
 

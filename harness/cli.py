@@ -34,6 +34,16 @@ def _positive_int(text):
     return n
 
 
+def _positive_minutes(text):
+    try:
+        n = float(text)
+    except ValueError:
+        n = 0
+    if not 0 < n <= 24 * 60:
+        raise argparse.ArgumentTypeError(f'not a number of minutes from 0 to 1440: {text!r}')
+    return n
+
+
 def parser():
     ap = argparse.ArgumentParser(prog='harness')
     sub = ap.add_subparsers(dest='cmd', required=True)
@@ -74,8 +84,20 @@ def parser():
                    'x86_64:on,arm64:off (default: x86_64 and arm64, on and off)')
     p = sub.add_parser('test', help='harness tests, checkpatch, every variant')
     p.add_argument('--kvm', action='store_true')
+    p.add_argument('--debug', action='store_true',
+                   help='only the debug variants (in_debug = yes): KASAN, '
+                   'DEBUG_PAGEALLOC, kmemleak')
     p.add_argument('--serial', action='store_true',
                    help="build a variant only after the previous one's guest finished")
+    p = sub.add_parser('bad-input', help='the rows of configs/bad-input.ini: bad boot '
+                       'parameters, Kconfig values and harness arguments')
+    p.add_argument('rows', nargs='*', help='row names (default: every row)')
+    sub.add_parser('mm-selftests', help="mainline's mm kselftests on the base and on "
+                   'the series, compared test by test (configs/mm-selftests.ini)')
+    p = sub.add_parser('soak', help='concurrent cma_alloc() under memory churn on debug '
+                       'kernels, then check nothing was lost (configs/soak.ini)')
+    p.add_argument('--minutes', type=_positive_minutes, default=10,
+                   help='per kernel (default 10)')
     p = sub.add_parser('bench', help='base and series side by side')
     p.add_argument('benchmarks', nargs='*', help='benchmark names (default: all)')
     p.add_argument('--runs', type=_positive_int, help='boots per kernel')
@@ -150,6 +172,10 @@ def cmd_checkpatch(args, btable, table):
 
 
 def cmd_test(args, btable, table):
+    if args.debug:
+        chosen = [v for v in table.values() if v.in_debug]
+        return _finish(pipeline.run_variants(chosen, btable, kvm=args.kvm,
+                                             serial=args.serial))
     pre = [checks.unit_tests(paths.ROOT)] + pipeline.checkpatch_all(btable)
     for s in pre:
         printer.step(printer.report(s)[-1])
@@ -258,6 +284,32 @@ def cmd_check(args, btable, table):
     return 0 if all(s.ok for s in summaries) else 1
 
 
+def cmd_bad_input(args, btable, table):
+    from . import badinput
+    try:
+        return _finish([badinput.main(table, btable, args.rows)])
+    except badinput.TableError as e:
+        raise UsageError(str(e)) from None
+
+
+def cmd_mm_selftests(args, btable, table):
+    from . import bench, build, mmcompare
+    try:
+        return _finish([mmcompare.main(btable)])
+    except (bench.BenchError, build.BuildError) as e:
+        print(f'harness: mm-selftests: {e}', file=sys.stderr)
+        return 1
+
+
+def cmd_soak(args, btable, table):
+    from . import bench, build, soak
+    try:
+        return _finish([soak.main(btable, args.minutes)])
+    except (bench.BenchError, build.BuildError) as e:
+        print(f'harness: soak: {e}', file=sys.stderr)
+        return 1
+
+
 def cmd_bench(args, btable, table):
     from . import bench
     return bench.main(args, btable)
@@ -277,6 +329,9 @@ COMMANDS = {
     'worktree': cmd_worktree,
     'check': cmd_check,
     'bench': cmd_bench,
+    'bad-input': cmd_bad_input,
+    'mm-selftests': cmd_mm_selftests,
+    'soak': cmd_soak,
 }
 # Commands that need no variant table (bases.ini alone).
 _NO_VARIANTS = ('bases', 'fragments', 'configure', 'worktree')

@@ -46,8 +46,14 @@ def split_console(text):
     return '\n'.join(ktap) + '\n', kernel, started, finished
 
 
-def analyse(variant_name, console_text, expected, rc, wall_limit):
-    """(Summary, ktap text) of one test boot from its console text."""
+KMEMLEAK_SCANNED = 'HARNESS: kmemleak scanned'
+
+
+def analyse(variant_name, console_text, expected, rc, wall_limit, kmemleak=False):
+    """(Summary, ktap text) of one test boot from its console text.
+    @kmemleak: the kernel has kmemleak, so the guest must have scanned
+    after the tests (harness/guest/init); a run without that scan proves
+    nothing about leaks and fails."""
     ktap_text, kernel_lines, started, finished = split_console(console_text)
     problem = None
     if rc is None:
@@ -58,6 +64,8 @@ def analyse(variant_name, console_text, expected, rc, wall_limit):
         problem = 'the test run did not finish (guest crashed or rebooted)'
     elif rc:
         problem = f'QEMU exited with {rc}'
+    elif kmemleak and KMEMLEAK_SCANNED not in console_text:
+        problem = 'kmemleak did not scan after the tests (is it enabled?)'
     return results.summarise(variant_name, ktap_text, expected,
                              splat.find(kernel_lines), problem), ktap_text
 

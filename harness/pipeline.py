@@ -134,7 +134,8 @@ def boot_variant(v, resdir, built, tests=None, kvm=False, timeout=None):
     rc, elapsed = qemu.boot(argv, console, v.boot_timeout, echo=printer.progress)
     printer.step(f'{v.name}: guest ran {elapsed:.0f} s')
     with open(console, errors='replace') as f:
-        s, ktap_text = console_mod.analyse(v.name, f.read(), expected, rc, v.boot_timeout)
+        s, ktap_text = console_mod.analyse(v.name, f.read(), expected, rc, v.boot_timeout,
+                                           kmemleak='kmemleak' in v.fragments)
     _write(resdir, s, ktap_text)
     return s
 

@@ -1,9 +1,9 @@
 """Find kernel splats in a console log.
 
-A splat fails a run even when every test passed. What counts: BUG,
-WARNING, Oops, a call trace, "Bad page state", lockdep and RCU reports,
-hung tasks and panics. Each distinct splat is reported once, by its first
-line with the printk timestamp removed.
+A splat fails a run even when every test passed. What counts: BUG (and
+so KASAN), WARNING, Oops, a call trace, "Bad page state", lockdep and RCU
+reports, hung tasks, panics and kmemleak reports. Each distinct splat is
+reported once, by its first line with the printk timestamp removed.
 """
 import re
 
@@ -24,6 +24,13 @@ PATTERNS = [
                              r'self-detected stall')),
     ('hung task', re.compile(r'INFO: task .* blocked for more than')),
     ('panic', re.compile(r'Kernel panic - not syncing')),
+    # The guest's kmemleak scan after the tests (harness/guest/init) prints
+    # the report file: one "unreferenced object" per leak.
+    # A kmemleak that ran out of metadata and switched itself off has
+    # stopped checking: that fails the run as well.
+    ('kmemleak', re.compile(r'^unreferenced object 0x[0-9a-f]+|'
+                            r'kmemleak: \d+ new suspected memory leaks|'
+                            r'Kernel memory leak detector disabled')),
 ]
 
 

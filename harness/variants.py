@@ -33,6 +33,7 @@ class Variant:
     boot_timeout: int       # wall-clock limit of one boot, seconds
     qemu_extra: tuple       # extra QEMU arguments (NUMA nodes, ...)
     in_test: bool           # part of `make test`
+    in_debug: bool = False  # part of `make test-debug`
     test_args: tuple = ()   # (test, 'arg,arg') pairs for run_kselftest.sh
     acpi_srat: tuple = ()   # SRAT entries handed over in the initramfs (harness/acpi.py)
 
@@ -78,9 +79,17 @@ def _parse_section(name, sec, btable):
                    tests=sec.get('tests', 'cma'),
                    boot_timeout=boot_timeout,
                    qemu_extra=tuple(sec.get('qemu_extra', '').split()),
-                   in_test=sec.getboolean('in_test', True),
+                   in_test=_boolean(name, sec, 'in_test', True),
+                   in_debug=_boolean(name, sec, 'in_debug', False),
                    test_args=_parse_test_args(name, sec.get('test_args', '')),
                    acpi_srat=srat)
+
+
+def _boolean(name, sec, key, default):
+    try:
+        return sec.getboolean(key, default)
+    except ValueError:
+        raise VariantError(f'variant {name}: {key} = {sec[key]!r} is not yes or no') from None
 
 
 def _parse_test_args(name, text):
@@ -117,9 +126,10 @@ def lookup(variants, name):
 
 
 def describe(variants):
-    """One line per variant: name, base, summary (and whether make test runs it)."""
+    """One line per variant: name, base, summary (and which make target runs it)."""
     width = max((len(n) for n in variants), default=0)
     bwidth = max((len(v.base) for v in variants.values()), default=0)
     return '\n'.join(f'  {v.name:<{width}}  base {v.base:<{bwidth}}  {v.summary}' +
-                     ('' if v.in_test else ' [not in make test]')
+                     ('' if v.in_test else
+                      ' [make test-debug]' if v.in_debug else ' [not in make test]')
                      for v in variants.values())

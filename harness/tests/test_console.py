@@ -64,6 +64,23 @@ class AnalyseTest(unittest.TestCase):
         s, _ = console.analyse('x', text, self.expected, 0, 10)
         self.assertIn('did not finish', s.problems[0])
 
+    def test_kmemleak_kernel_must_scan(self):
+        s, _ = console.analyse('x', GOOD, self.expected, 0, 10, kmemleak=True)
+        self.assertIn('kmemleak did not scan', s.problems[0])
+        text = GOOD.replace('===HARNESS-DMESG-BEGIN===',
+                            'HARNESS: kmemleak scanned, 0 leaks\n===HARNESS-DMESG-BEGIN===')
+        s, _ = console.analyse('x', text, self.expected, 0, 10, kmemleak=True)
+        self.assertTrue(s.ok)
+
+    def test_kmemleak_report_fails(self):
+        text = GOOD.replace('===HARNESS-DMESG-BEGIN===',
+                            'HARNESS: kmemleak scanned, 1 leaks\n'
+                            'unreferenced object 0xffff0000c1a2b300 (size 128):\n'
+                            '===HARNESS-DMESG-BEGIN===')
+        s, _ = console.analyse('x', text, self.expected, 0, 10, kmemleak=True)
+        self.assertEqual(s.problems,
+                         ['kernel splat: unreferenced object 0xffff0000c1a2b300 (size 128):'])
+
     def test_never_started(self):
         s, _ = console.analyse('x', '[ 0.1] Linux\n', self.expected, 0, 10)
         self.assertIn('never started', s.problems[0])

@@ -33,9 +33,23 @@ class SplatTest(unittest.TestCase):
             ('rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:', 'RCU stall'),
             ('INFO: task kworker/0:1:12 blocked for more than 120 seconds.', 'hung task'),
             ('Kernel panic - not syncing: Attempted to kill init!', 'panic'),
+            ('BUG: KASAN: slab-use-after-free in cma_alloc+0x1/0x2', 'BUG'),
+            ('kmemleak: 1 new suspected memory leaks (see /sys/kernel/debug/kmemleak)',
+             'kmemleak'),
+            ('kmemleak: Kernel memory leak detector disabled', 'kmemleak'),
         ]:
             with self.subTest(line=line):
                 self.assertEqual(self.kinds(f'[    1.000000] {line}\n'), [kind])
+
+    def test_kmemleak_report_file(self):
+        # What the guest's cat of /sys/kernel/debug/kmemleak prints: no
+        # timestamp, one "unreferenced object" per leak.
+        text = ('unreferenced object 0xffff888004a1c000 (size 64):\n'
+                '  comm "cma_debugfs", pid 80, jiffies 4294912345\n'
+                '  backtrace (crc 0):\n'
+                '    kmemleak_alloc+0x1/0x2\n')
+        self.assertEqual(splat.find(text.splitlines()),
+                         [('kmemleak', 'unreferenced object 0xffff888004a1c000 (size 64):')])
 
     def test_bare_call_trace_counts(self):
         self.assertEqual(self.kinds('[ 1.0] Call trace:\n'), ['Call Trace'])

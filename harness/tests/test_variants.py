@@ -39,7 +39,9 @@ class VariantsTest(unittest.TestCase):
                           ('summary = s\narch = mips\nfragments = c\nbase = b\n',
                            'unknown arch'),
                           ('summary = s\narch = arm64\nfragments = c\nbase = b\n'
-                           'cpus = two\n', 'invalid literal')]:
+                           'cpus = two\n', 'invalid literal'),
+                          ('summary = s\narch = arm64\nfragments = c\nbase = b\n'
+                           'in_debug = maybe\n', "in_debug = 'maybe' is not yes or no")]:
             with self.subTest(body=body), self.assertRaises(variants.VariantError) as e:
                 self.load('[v]\n' + body)
             self.assertIn(msg, str(e.exception))

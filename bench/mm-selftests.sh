@@ -1,0 +1,80 @@
+#!/bin/sh
+# mm-selftests: a fixed list of the mm kselftests of the tree, plus the
+# memory hotplug test and a gigantic-page allocation from hugetlb_cma,
+# run one after another, each with the arguments tools/testing/selftests/
+# mm/run_vmtests.sh gives it. For each, its output prefixed "# <name>: "
+# and one line the host compares between kernels:
+#   MMTEST <name> pass|fail|skip rc=<exit status>
+# (kselftest: 0 passes, 4 skips, anything else fails; 124 is timeout's).
+# 256 MiB of 2 MiB HugeTLB pages are reserved first, as run_vmtests.sh does.
+per_test=${MM_TEST_TIMEOUT:-900}
+passed=0
+failed=0
+skipped=0
+
+# run NAME PROGRAM ARGS...: PROGRAM under timeout. run_fn NAME FUNCTION:
+# a function of this script (no timeout).
+run() {
+	name=$1
+	shift
+	out=$(timeout "$per_test" "$@" 2>&1)
+	report "$name" $? "$out"
+}
+
+run_fn() {
+	out=$("$2" 2>&1)
+	report "$1" $? "$out"
+}
+
+report() {
+	name=$1
+	rc=$2
+	printf '%s\n' "$3" | sed "s|^|# $name: |"
+	case $rc in
+	0) s=pass; passed=$((passed + 1)) ;;
+	4) s=skip; skipped=$((skipped + 1)) ;;
+	*) s=fail; failed=$((failed + 1)) ;;
+	esac
+	echo "MMTEST $name $s rc=$rc"
+}
+
+# A 1 GiB gigantic page from the hugetlb_cma area (x86_64: needs
+# hugetlb_cma= on the command line and 1 GiB pages in the CPU): allocate
+# one, check it came, free it.
+gigantic() {
+	f=/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages
+	[ -w $f ] || { echo "no 1 GiB HugeTLB pages"; return 4; }
+	echo 1 > $f
+	got=$(cat $f)
+	echo 0 > $f
+	echo "allocated $got of 1, $(cat $f) left after freeing"
+	[ "$got" = 1 ] && [ "$(cat $f)" = 0 ]
+}
+
+echo 128 > /proc/sys/vm/nr_hugepages
+echo "# nr_hugepages: $(cat /proc/sys/vm/nr_hugepages)"
+cd /bench || exit 1
+run migration ./migration
+run compaction_test ./compaction_test
+run gup_test-u ./gup_test -u -n 1
+run gup_test-a ./gup_test -a -n 1
+run gup_test-ct ./gup_test -ct -F 0x1 0 19 0x1000
+run gup_longterm ./gup_longterm
+run cow ./cow
+run hugetlb-mmap ./hugetlb-mmap
+run hugetlb-shm ./hugetlb-shm
+run hugetlb-mremap ./hugetlb-mremap
+run hugetlb-madvise ./hugetlb-madvise
+run ksm_functional_tests ./ksm_functional_tests
+run transhuge-stress ./transhuge-stress -d 20
+run khugepaged ./khugepaged
+run khugepaged-s2 ./khugepaged -s 2
+run split_huge_page_test ./split_huge_page_test
+echo 0 > /proc/sys/vm/nr_hugepages
+run_fn hugetlb_cma-gigantic gigantic
+# mem-on-off-test.sh is bash; busybox sh runs it once $UID is set.
+run mem-on-off-test env UID=0 sh ./mem-on-off-test.sh
+echo "BENCH passed=$passed"
+echo "BENCH failed=$failed"
+echo "BENCH skipped=$skipped"
+exit 0

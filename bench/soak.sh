@@ -1,0 +1,101 @@
+#!/bin/sh
+# soak SECONDS THREADS CHURN_MIB: concurrent cma_alloc() for SECONDS under
+# movable memory churn, then check that nothing was lost.
+#
+# Two churn workers (bench/churn.c) keep CHURN_MIB MiB of anonymous memory
+# each and replace it without end, so the CMA areas keep filling with
+# movable pages that every allocation has to migrate away. Meanwhile the
+# cma_stress kselftest runs back to back in INTERVAL-second rounds on the
+# largest area, THREADS threads allocating and freeing through debugfs;
+# each round reports its allocations per second and failures:
+#   SOAK t=<s> allocs_per_s=<rate> failed=<n>
+# After the last round the churn stops, and the state is compared with the
+# state before the soak (STATE lines, then BENCH lines for the host):
+#   failed              failed allocations over all rounds
+#   allocs_per_s        mean of the rounds' rates
+#   cmafree_drift_kb    CmaFree after minus before
+#   memfree_drift_kb    MemFree after minus before
+#   used_pages          the areas' debugfs `used`, after (0 before)
+#   unbalanced_pages    sysfs alloc_pages_success minus release_pages_success,
+#                       change over the soak, summed over the areas
+#   rounds              cma_stress rounds run
+[ $# -eq 3 ] || { echo "usage: soak SECONDS THREADS CHURN_MIB" >&2; exit 2; }
+seconds=$1
+threads=$2
+churn_mib=$3
+interval=30
+
+kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+# Sums over the areas: used pages (debugfs) and allocated minus released
+# pages (sysfs).
+used() {
+	n=0
+	for a in /sys/kernel/debug/cma/*/used; do n=$((n + $(cat "$a"))); done
+	echo $n
+}
+held() {
+	n=0
+	for a in /sys/kernel/mm/cma/*; do
+		n=$((n + $(cat "$a/alloc_pages_success") - $(cat "$a/release_pages_success")))
+	done
+	echo $n
+}
+
+state() {
+	echo "STATE $1 MemFree=$(kb MemFree) CmaFree=$(kb CmaFree) used=$(used) held=$(held)"
+}
+
+settle() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	sleep 2
+}
+
+settle
+state before
+mem0=$(kb MemFree)
+cma0=$(kb CmaFree)
+held0=$(held)
+
+/bench/churn 2 "$churn_mib" 1000000 >/dev/null 2>&1 &
+churn=$!
+
+start=$(cut -d. -f1 /proc/uptime)
+failed=0
+rounds=0
+rates=0
+while [ $(($(cut -d. -f1 /proc/uptime) - start)) -lt "$seconds" ]; do
+	out=$(/bench/cma_stress -C -t "$threads" -d "$interval" 2>&1)
+	t=$(($(cut -d. -f1 /proc/uptime) - start))
+	line=$(printf '%s\n' "$out" | grep 'allocations (.*/s), .* pages, .* failed' | tail -n 1)
+	rate=$(echo "$line" | sed -n 's/.*allocations (\([0-9.]*\)\/s).*/\1/p')
+	fails=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
+	if [ -z "$rate" ] || [ -z "$fails" ]; then
+		printf '%s\n' "$out" | sed 's/^/# cma_stress: /'
+		echo "SOAK t=$t round without a result"
+		fails=1
+		rate=0
+	fi
+	printf '%s\n' "$out" | grep -E '^not ok|failures, first' | sed 's/^/# cma_stress: /'
+	echo "SOAK t=$t allocs_per_s=$rate failed=$fails"
+	failed=$((failed + fails))
+	rounds=$((rounds + 1))
+	rates=$(awk -v a="$rates" -v b="$rate" 'BEGIN { print a + b }')
+done
+
+# churn's workers are its children: stop them all, then churn itself.
+killall churn 2>/dev/null
+sleep 1
+killall -9 churn 2>/dev/null
+wait "$churn" 2>/dev/null
+settle
+state after
+echo "BENCH failed=$failed"
+echo "BENCH rounds=$rounds"
+echo "BENCH allocs_per_s=$(awk -v a="$rates" -v n="$rounds" 'BEGIN { printf "%.1f", n ? a / n : 0 }')"
+echo "BENCH cmafree_drift_kb=$(($(kb CmaFree) - cma0))"
+echo "BENCH memfree_drift_kb=$(($(kb MemFree) - mem0))"
+echo "BENCH used_pages=$(used)"
+echo "BENCH unbalanced_pages=$(($(held) - held0))"
+exit 0

@@ -1,0 +1,60 @@
+"""soak: rounds, and the verdict on one kernel's soak."""
+import unittest
+
+from harness import bases, paths, soak
+
+LOG = """\
+HARNESS: userspace up at 2.0 s, mode bench
+===HARNESS-BENCH-BEGIN===
+STATE before MemFree=500000 CmaFree=260000 used=0 held=0
+SOAK t=31 allocs_per_s=812.5 failed=0
+SOAK t=62 allocs_per_s=790.0 failed=0
+STATE after MemFree=499000 CmaFree=259000 used=0 held=0
+BENCH failed=0
+BENCH rounds=2
+BENCH allocs_per_s=801.2
+BENCH cmafree_drift_kb=-1000
+BENCH memfree_drift_kb=-1000
+BENCH used_pages=0
+BENCH unbalanced_pages=0
+BENCH _finished=1
+===HARNESS-BENCH-END===
+"""
+
+
+class SoakTest(unittest.TestCase):
+    def test_rounds(self):
+        self.assertEqual(soak.rounds(LOG), [(31, 812.5, 0), (62, 790.0, 0)])
+
+    def test_clean_soak_passes(self):
+        cases = soak.judge('k', LOG)
+        self.assertEqual([c.status for c in cases], ['pass'] * 6, cases)
+
+    def test_losses_fail(self):
+        text = (LOG.replace('BENCH failed=0', 'BENCH failed=3')
+                .replace('BENCH used_pages=0', 'BENCH used_pages=8')
+                .replace('BENCH unbalanced_pages=0', 'BENCH unbalanced_pages=8')
+                .replace('BENCH memfree_drift_kb=-1000', 'BENCH memfree_drift_kb=-90000'))
+        failed = {c.name: c.reason for c in soak.judge('k', text) if c.status == 'fail'}
+        self.assertEqual(failed, {
+            'k: no failed allocation': '3 failed in 2 rounds',
+            'k: areas empty': '8.0 pages still used',
+            'k: counters balance': 'alloc_pages_success - release_pages_success '
+                                   'moved by 8.0 pages',
+            'k: MemFree back': 'moved -90000 KiB (slack 8192)'})
+
+    def test_unfinished_soak_fails_once(self):
+        text = LOG.split('BENCH failed')[0] + '[  99.0] Kernel panic - not syncing: x\n'
+        cases = soak.judge('k', text)
+        self.assertEqual(len(cases), 1)
+        self.assertIn('did not finish', cases[0].reason)
+        self.assertIn('Kernel panic', cases[0].reason)
+
+    def test_minutes_set_the_workload(self):
+        spec = soak.spec_for(2, bases.load(paths.BASES_INI))
+        self.assertEqual(spec.workload[:2], ('soak', '120'))
+        self.assertGreaterEqual(spec.guest.boot_timeout, 1140)
+
+
+if __name__ == '__main__':
+    unittest.main()
