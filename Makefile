@@ -25,7 +25,7 @@ HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 
-.PHONY: test-debug bad-input mm-selftests soak demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
+.PHONY: test-debug bad-input mm-selftests soak fault-inject demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -130,6 +130,13 @@ mm-selftests: deps
 soak: deps
 	@scripts/install-deps.sh python3-matplotlib
 	@$(HARNESS) soak $(if $(MINUTES),--minutes $(MINUTES),)
+
+## make fault-inject [MINUTES=5]  as make soak, with fail_page_alloc and
+##                     failslab failing 5% of the allocating threads' page and
+##                     slab allocations: errors returned, nothing lost
+fault-inject: deps
+	@scripts/install-deps.sh python3-matplotlib
+	@$(HARNESS) soak --faults $(if $(MINUTES),--minutes $(MINUTES),)
 
 ## make bench [B=name] [RUNS=n]  base and series side by side: bench/results/
 ##                     (each benchmark names its base in bench/benchmarks.ini)

@@ -1,6 +1,13 @@
 #!/bin/sh
-# soak SECONDS THREADS CHURN_MIB: concurrent cma_alloc() for SECONDS under
-# movable memory churn, then check that nothing was lost.
+# soak SECONDS THREADS CHURN_MIB [FAIL_PERCENT]: concurrent cma_alloc() for
+# SECONDS under movable memory churn, then check that nothing was lost.
+#
+# With FAIL_PERCENT, fail_page_alloc and failslab fail that share of the
+# page and slab allocations of the cma_stress threads (task-filter: only
+# tasks with make-it-fail set, here each worker thread once it runs, not
+# the process that fills memory): the migration targets, the isolation and
+# the allocator's own bookkeeping fail at random, and every failure must be
+# returned to the caller with nothing held.
 #
 # Two churn workers (bench/churn.c) keep CHURN_MIB MiB of anonymous memory
 # each and replace it without end, so the CMA areas keep filling with
@@ -19,11 +26,62 @@
 #   unbalanced_pages    sysfs alloc_pages_success minus release_pages_success,
 #                       change over the soak, summed over the areas
 #   rounds              cma_stress rounds run
-[ $# -eq 3 ] || { echo "usage: soak SECONDS THREADS CHURN_MIB" >&2; exit 2; }
+#   injected            failures fail_page_alloc and failslab injected
+[ $# -eq 3 ] || [ $# -eq 4 ] ||
+	{ echo "usage: soak SECONDS THREADS CHURN_MIB [FAIL_PERCENT]" >&2; exit 2; }
 seconds=$1
 threads=$2
 churn_mib=$3
+fail_percent=${4:-}
 interval=30
+fi_dir=/sys/kernel/debug
+# Failures each of fail_page_alloc and failslab may inject: what is left
+# of it afterwards counts those injected.
+fi_budget=1000000
+
+# arm_faults PERCENT: fail_page_alloc and failslab for make-it-fail tasks,
+# every order and gfp, silently (verbose 0: a failure prints no stack,
+# which would read as a splat). disarm_faults: probability 0, the count
+# of what was injected kept.
+arm_faults() {
+	for f in fail_page_alloc failslab; do
+		d=$fi_dir/$f
+		[ -d $d ] || { echo "soak: no $d (CONFIG_FAULT_INJECTION_DEBUG_FS)" >&2; exit 1; }
+		echo 0 > $d/verbose
+		echo Y > $d/task-filter
+		echo 1 > $d/interval
+		echo $fi_budget > $d/times
+		echo 0 > $d/space
+		echo N > $d/ignore-gfp-wait
+		echo "$1" > $d/probability
+	done
+	echo N > $fi_dir/fail_page_alloc/ignore-gfp-highmem
+	echo 0 > $fi_dir/fail_page_alloc/min-order
+}
+
+disarm_faults() {
+	echo 0 > $fi_dir/fail_page_alloc/probability
+	echo 0 > $fi_dir/failslab/probability
+}
+
+# stress: one cma_stress round; with faults, its worker threads are marked
+# make-it-fail as soon as they exist (the main thread too, which only
+# waits; the memory filler is another process and is left alone).
+stress() {
+	/bench/cma_stress -C -t "$threads" -d "$interval" > /tmp/stress.out 2>&1 &
+	pid=$!
+	if [ -n "$fail_percent" ]; then
+		while kill -0 $pid 2>/dev/null &&
+			[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -le "$threads" ]; do
+			sleep 0.2
+		done
+		for t in /proc/$pid/task/*; do
+			echo 1 > "$t/make-it-fail" 2>/dev/null
+		done
+	fi
+	wait $pid
+	cat /tmp/stress.out
+}
 
 kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
@@ -60,13 +118,14 @@ held0=$(held)
 
 /bench/churn 2 "$churn_mib" 1000000 >/dev/null 2>&1 &
 churn=$!
+[ -z "$fail_percent" ] || arm_faults "$fail_percent"
 
 start=$(cut -d. -f1 /proc/uptime)
 failed=0
 rounds=0
 rates=0
 while [ $(($(cut -d. -f1 /proc/uptime) - start)) -lt "$seconds" ]; do
-	out=$(/bench/cma_stress -C -t "$threads" -d "$interval" 2>&1)
+	out=$(stress)
 	t=$(($(cut -d. -f1 /proc/uptime) - start))
 	line=$(printf '%s\n' "$out" | grep 'allocations (.*/s), .* pages, .* failed' | tail -n 1)
 	rate=$(echo "$line" | sed -n 's/.*allocations (\([0-9.]*\)\/s).*/\1/p')
@@ -84,6 +143,7 @@ while [ $(($(cut -d. -f1 /proc/uptime) - start)) -lt "$seconds" ]; do
 	rates=$(awk -v a="$rates" -v b="$rate" 'BEGIN { print a + b }')
 done
 
+[ -z "$fail_percent" ] || disarm_faults
 # churn's workers are its children: stop them all, then churn itself.
 killall churn 2>/dev/null
 sleep 1
@@ -93,6 +153,8 @@ settle
 state after
 echo "BENCH failed=$failed"
 echo "BENCH rounds=$rounds"
+[ -z "$fail_percent" ] ||
+	echo "BENCH injected=$((2 * fi_budget - $(cat $fi_dir/fail_page_alloc/times) - $(cat $fi_dir/failslab/times)))"
 echo "BENCH allocs_per_s=$(awk -v a="$rates" -v n="$rounds" 'BEGIN { printf "%.1f", n ? a / n : 0 }')"
 echo "BENCH cmafree_drift_kb=$(($(kb CmaFree) - cma0))"
 echo "BENCH memfree_drift_kb=$(($(kb MemFree) - mem0))"

@@ -96,8 +96,11 @@ def parser():
                    'the series, compared test by test (configs/mm-selftests.ini)')
     p = sub.add_parser('soak', help='concurrent cma_alloc() under memory churn on debug '
                        'kernels, then check nothing was lost (configs/soak.ini)')
-    p.add_argument('--minutes', type=_positive_minutes, default=10,
-                   help='per kernel (default 10)')
+    p.add_argument('--minutes', type=_positive_minutes,
+                   help='per kernel (default 10; with --faults 5)')
+    p.add_argument('--faults', action='store_true',
+                   help='inject page and slab allocation failures (fail_page_alloc, '
+                   'failslab) into the allocating threads')
     p = sub.add_parser('bench', help='base and series side by side')
     p.add_argument('benchmarks', nargs='*', help='benchmark names (default: all)')
     p.add_argument('--runs', type=_positive_int, help='boots per kernel')
@@ -304,7 +307,9 @@ def cmd_mm_selftests(args, btable, table):
 def cmd_soak(args, btable, table):
     from . import bench, build, soak
     try:
-        return _finish([soak.main(btable, args.minutes)])
+        name = soak.FAULTS if args.faults else soak.SOAK
+        minutes = args.minutes or (5 if args.faults else 10)
+        return _finish([soak.main(btable, minutes, name)])
     except (bench.BenchError, build.BuildError) as e:
         print(f'harness: soak: {e}', file=sys.stderr)
         return 1

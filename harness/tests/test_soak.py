@@ -43,6 +43,19 @@ class SoakTest(unittest.TestCase):
                                    'moved by 8.0 pages',
             'k: MemFree back': 'moved -90000 KiB (slack 8192)'})
 
+    def test_fault_run_expects_injections(self):
+        cases = soak.judge('k', LOG.replace('BENCH failed=0', 'BENCH failed=7'), faults=True)
+        self.assertEqual(cases[1].name, 'k: faults injected')
+        self.assertEqual(cases[1].status, 'fail')
+        text = LOG.replace('BENCH failed=0', 'BENCH failed=7\nBENCH injected=40')
+        self.assertEqual([c.status for c in soak.judge('k', text, faults=True)],
+                         ['pass'] * 6)
+
+    def test_faults_section_inherits_the_kernels(self):
+        spec = soak.spec_for(soak.FAULTS, 1, bases.load(paths.BASES_INI))
+        self.assertEqual(spec.workload, ('soak', '60', '16', '128', '5'))
+        self.assertEqual([k.name for k in spec.kernels], ['concurrent', 'zone-cma'])
+
     def test_unfinished_soak_fails_once(self):
         text = LOG.split('BENCH failed')[0] + '[  99.0] Kernel panic - not syncing: x\n'
         cases = soak.judge('k', text)
@@ -51,7 +64,7 @@ class SoakTest(unittest.TestCase):
         self.assertIn('Kernel panic', cases[0].reason)
 
     def test_minutes_set_the_workload(self):
-        spec = soak.spec_for(2, bases.load(paths.BASES_INI))
+        spec = soak.spec_for(soak.SOAK, 2, bases.load(paths.BASES_INI))
         self.assertEqual(spec.workload[:2], ('soak', '120'))
         self.assertGreaterEqual(spec.guest.boot_timeout, 1140)
 
