@@ -177,11 +177,13 @@ bloat-zone-cma-off: deps
 demo-defects:
 	@scripts/demo-defects.sh
 
-## make demo-failures [V=x]  show that each kind of fault fails a run, naming it
-##                     (on the base of V, default x86_64; the kernel faults fit
-##                     the 6.12 series: V=x86_64-zone-cma-6.12)
+## make demo-failures [V=x] [DEMOS="a b"]  show that each kind of fault fails
+##                     a run, naming it (on the base of V, default x86_64; the
+##                     kernel faults fit the 6.12 series: V=x86_64-zone-cma-6.12);
+##                     DEMOS="leak kasan": a leak and an out-of-bounds read
+##                     caught on the debug kernel (x86_64-debug)
 demo-failures: deps
-	@scripts/demo-failures.sh
+	@scripts/demo-failures.sh $(DEMOS)
 
 ## make clean          remove build outputs and results (keeps the work trees)
 clean:

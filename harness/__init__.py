@@ -26,4 +26,7 @@ One job per module, in the spirit of tools/testing/kunit:
   bench        make bench: the benchmark table, builds and runs
   benchstats   make bench: median and spread of the runs
   benchreport  make bench: Markdown, JSON and plot
+  badinput     make bad-input: the rows of configs/bad-input.ini
+  mmcompare    make mm-selftests: mainline's mm kselftests, base vs series
+  soak         make soak and make fault-inject: churn, stress, nothing lost
 """

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Show, once each, that the harness fails and names the cause when:
 #   a patch does not apply, a fragment symbol cannot be set, a kselftest
-#   fails, a kselftest hangs, the kernel prints a WARNING.
+#   fails, a kselftest hangs, the kernel prints a WARNING; and, on the
+#   debug variant $V_DEBUG (default x86_64-debug, make test-debug's, on
+#   mainline: V must be a mainline variant for these two), when the kernel
+#   leaks an object (kmemleak) and reads past one (KASAN).
 # (That the stress test fails on 5.11's allocator, without cma_mutex and
 # without retry, is shown by `make bench B=cma-concurrency-16k`: its
 # no-mutex kernel is that allocator.)
@@ -12,12 +15,13 @@
 # whose series lacks the code they touch, they do not apply and the demo
 # says so (V=x86_64-zone-cma-6.12 runs them on 6.12).
 #
-#   scripts/demo-failures.sh [patch|fragment|counters|hang|warning]...
+#   scripts/demo-failures.sh [patch|fragment|counters|hang|warning|leak|kasan]...
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 faults=harness/faults
 V=${V:-x86_64}
+V_DEBUG=${V_DEBUG:-x86_64-debug}
 . "$top/scripts/demo-lib.sh"
 . "$top/scripts/base-lib.sh"
 base=$("$PYTHON" -m harness variants --base-of "$V") || exit 2
@@ -73,6 +77,18 @@ demo_warning() {
 		with_fault kernel-warns.patch "$PYTHON" -m harness run "$V"
 }
 
+demo_leak() {
+	expect leak 'FAIL [^ ]*: kernel splat: unreferenced object' \
+		with_fault kernel-leaks-7.3.patch "$PYTHON" -m harness run "$V_DEBUG" \
+		--test cma:cma_debugfs
+}
+
+demo_kasan() {
+	expect kasan 'FAIL [^ ]*: kernel splat: BUG: KASAN: slab-out-of-bounds in cma_alloc' \
+		with_fault kernel-out-of-bounds-7.3.patch "$PYTHON" -m harness run "$V_DEBUG" \
+		--test cma:cma_debugfs
+}
+
 if git -C "$tree" status --porcelain --untracked-files=no | grep -q .; then
 	say "demo-failures: $tree has uncommitted changes; commit them first" >&2
 	exit 2
@@ -80,8 +96,8 @@ fi
 [ $# -gt 0 ] || set -- patch fragment counters hang warning
 for d in "$@"; do
 	case "$d" in
-	patch|fragment|counters|hang|warning) "demo_$d" ;;
-	*) say "demo-failures: unknown demo '$d' (patch fragment counters hang warning)" >&2; exit 2 ;;
+	patch|fragment|counters|hang|warning|leak|kasan) "demo_$d" ;;
+	*) say "demo-failures: unknown demo '$d' (patch fragment counters hang warning leak kasan)" >&2; exit 2 ;;
 	esac
 done
 [ $status = 0 ] && say "demo-failures: every fault was caught" ||
