@@ -51,4 +51,33 @@ static inline long meminfo_kib(const char *key)
 	return v;
 }
 
+/* Where a /proc/zoneinfo line stands: node and zone ("" before the first). */
+struct zoneinfo_pos {
+	int node;
+	char zone[32];
+};
+
+/*
+ * Call @fn for every line of /proc/zoneinfo, leading blanks stripped, with
+ * the node and zone it belongs to; a zone's own "Node N, zone Z" line comes
+ * first, with the new position. Returns -1 when the file cannot be opened.
+ */
+static inline int zoneinfo_walk(void (*fn)(const struct zoneinfo_pos *pos,
+					   const char *line, void *arg),
+				void *arg)
+{
+	struct zoneinfo_pos pos = { -1, "" };
+	char line[512];
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "Node %d, zone %31s", &pos.node, pos.zone);
+		fn(&pos, line + strspn(line, " "), arg);
+	}
+	fclose(f);
+	return 0;
+}
+
 #endif

@@ -17,32 +17,37 @@
 
 #include "bench.h"
 
+/* What print_pcp_high_max() knows of the zone it is in. */
+struct pcp_walk {
+	int managed;		/* the zone has pages */
+	int cpu;		/* the per-cpu section it is in, -1 before */
+};
+
+static void pcp_high_max_line(const struct zoneinfo_pos *pos, const char *s,
+			      void *arg)
+{
+	struct pcp_walk *w = arg;
+	long v;
+
+	if (!strncmp(s, "Node ", 5)) {
+		w->managed = 0;
+		w->cpu = -1;
+	} else if (sscanf(s, "managed %ld", &v) == 1) {
+		w->managed = v > 0;
+	} else if (sscanf(s, "cpu: %d", &w->cpu) == 1) {
+		return;
+	} else if (sscanf(s, "high_max: %ld", &v) == 1 && pos->node == 0 &&
+		   w->cpu == 0 && w->managed) {
+		printf("BENCH pcp_high_max_%s=%ld\n", pos->zone, v);
+	}
+}
+
 /* "BENCH pcp_high_max_<zone>=N" for CPU 0 of each zone of node 0 with pages. */
 static void print_pcp_high_max(void)
 {
-	char line[256], zone[32] = "";
-	int node = -1, managed = 0, cpu = -1;
-	FILE *f = fopen("/proc/zoneinfo", "r");
+	struct pcp_walk w = { 0, -1 };
 
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *s = line + strspn(line, " ");
-		long v;
-
-		if (sscanf(line, "Node %d, zone %31s", &node, zone) == 2) {
-			managed = 0;
-			cpu = -1;
-		} else if (sscanf(s, "managed %ld", &v) == 1) {
-			managed = v > 0;
-		} else if (sscanf(s, "cpu: %d", &cpu) == 1) {
-			continue;
-		} else if (sscanf(s, "high_max: %ld", &v) == 1 && node == 0 &&
-			   cpu == 0 && managed) {
-			printf("BENCH pcp_high_max_%s=%ld\n", zone, v);
-		}
-	}
-	fclose(f);
+	zoneinfo_walk(pcp_high_max_line, &w);
 }
 
 int main(int argc, char **argv)

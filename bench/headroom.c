@@ -261,42 +261,46 @@ static void wait_served(int i)
 	}
 }
 
+/* What total_reserve_pages() keeps of the zone it is in, and the sum. */
+struct reserve_walk {
+	long high;		/* the zone's high watermark */
+	long managed;		/* and its managed pages */
+	long total;		/* the sum so far */
+};
+
+static void reserve_line(const struct zoneinfo_pos *pos, const char *s, void *arg)
+{
+	struct reserve_walk *w = arg;
+	long max = 0, v;
+	char *p, *end;
+
+	if (!strncmp(s, "high ", 5))
+		w->high = atol(s + 5);
+	else if (!strncmp(s, "managed ", 8))
+		w->managed = atol(s + 8);
+	if (strncmp(s, "protection: (", 13))
+		return;
+	for (p = (char *)s + 13;; p = end + strspn(end, ", ")) {
+		v = strtol(p, &end, 10);
+		if (end == p)
+			break;
+		if (v > max)
+			max = v;
+	}
+	max += w->high;
+	w->total += max > w->managed ? w->managed : max;
+}
+
 /* totalreserve_pages as the kernel sums it: per zone, high + max protection. */
 static long total_reserve_pages(void)
 {
-	char line[512];
-	long total = 0, high = 0, managed = 0;
-	FILE *f = fopen("/proc/zoneinfo", "r");
+	struct reserve_walk w = { 0, 0, 0 };
 
-	if (!f) {
+	if (zoneinfo_walk(reserve_line, &w)) {
 		perror("headroom: /proc/zoneinfo");
 		exit(1);
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char *s = line + strspn(line, " ");
-
-		if (!strncmp(s, "high ", 5))
-			high = atol(s + 5);
-		else if (!strncmp(s, "managed ", 8))
-			managed = atol(s + 8);
-		else if (!strncmp(s, "protection: (", 13)) {
-			long max = 0, v;
-			char *p = s + 13, *end;
-
-			for (;;) {
-				v = strtol(p, &end, 10);
-				if (end == p)
-					break;
-				if (v > max)
-					max = v;
-				p = end + strspn(end, ", ");
-			}
-			max += high;
-			total += max > managed ? managed : max;
-		}
-	}
-	fclose(f);
-	return total;
+	return w.total;
 }
 
 int main(int argc, char **argv)

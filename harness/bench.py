@@ -244,7 +244,8 @@ def _kselftest_binaries(item, cc, out_dir, series):
 
 def prepare(root, bench, log, series):
     """Build every distinct kernel of @bench from @series (series_snapshot()
-    of its base's work tree); {kernel name: (variant, kernel, image, initrd)}."""
+    of its base's work tree); {kernel name: (variant, kernel, image, initrd,
+    build directory)}."""
     built = {}
     out = {}
     for k in bench.kernels:
@@ -264,7 +265,7 @@ def prepare(root, bench, log, series):
             initrd = build.initramfs(v, None, bb,
                                      os.path.join(odir, 'bench-initramfs.cpio.gz'),
                                      extra_files=bins)
-            built[key] = (image, initrd)
+            built[key] = (image, initrd, odir)
         out[k.name] = (v, k) + built[key]
     return out
 
@@ -288,7 +289,7 @@ def run(root, bench, results_dir, base, series):
     for r in range(bench.runs):
         for k in bench.kernels:
             step += 1
-            v, _, image, initrd = kernels[k.name]
+            v, _, image, initrd, _ = kernels[k.name]
             argv = qemu.command(v, image, initrd, mode='bench', extra_cmdline=extra)
             cmdlines[k.name] = argv
             console_log = os.path.join(logdir, f'{k.name}-run{r + 1}.log')
@@ -368,7 +369,7 @@ def profile_section(root, bench, kernels, logdir, plugin):
     extra = bench_cmdline(bench, bench.profile)
     specs = []
     for k in bench.kernels:
-        v, _, image, initrd = kernels[k.name]
+        v, _, image, initrd, odir = kernels[k.name]
         console_log = os.path.join(logdir, f'{k.name}-short.log')
         printer.step(f'{bench.name}: kernel {k.name}, profile run: booting '
                      f'and running {" ".join(bench.profile)}')
@@ -378,7 +379,6 @@ def profile_section(root, bench, kernels, logdir, plugin):
         if rc is None:
             raise BenchError(f'{k.name}: the profile run was killed after '
                              f'{v.boot_timeout} s')
-        odir = image[:image.rindex(os.sep + 'arch' + os.sep)]
         system_map = os.path.join(odir, 'System.map')
         specs.append(f'{k.name}:{system_map}:{console_log[:-4]}:'
                      f'{os.path.join(logdir, k.name + "-run1")}')

@@ -14,14 +14,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 src=$root/bench/profile/insn-profile.c
 cache=$root/build/cache/qemu-plugin
 
-if [ -f "$out" ] && [ "$out" -nt "$src" ]; then
-	exit 0
-fi
 pkg=$(dpkg-query -W -f='${source:Package}' qemu-system-x86 2>/dev/null) || {
 	echo "build-qemu-plugin: qemu-system-x86 is not installed (make deps)" >&2
 	exit 1
 }
 ver=$(dpkg-query -W -f='${source:Version}' qemu-system-x86)
+# Up to date: newer than its source and built for this QEMU (an upgraded
+# QEMU refuses a plugin of another API version; $out.qemu says which).
+stamp=$out.qemu
+if [ -f "$out" ] && [ "$out" -nt "$src" ] && [ -f "$stamp" ] &&
+	[ "$(cat "$stamp")" = "$pkg $ver" ]; then
+	exit 0
+fi
 dir=$cache/$pkg-$(echo "$ver" | tr : _)
 header=$dir/qemu-plugin.h
 if [ ! -f "$header" ]; then
@@ -54,3 +58,4 @@ fi
 mkdir -p "$(dirname "$out")"
 gcc -O2 -Wall -Wextra -Wno-unused-parameter -shared -fPIC \
 	-I "$(dirname "$header")" -o "$out.tmp" "$src" && mv "$out.tmp" "$out"
+echo "$pkg $ver" > "$stamp"

@@ -182,7 +182,7 @@ class BenchRunTest(unittest.TestCase):
             return 0, 1.0
 
         def fake_prepare(root, bench_obj, log, series):
-            return {k.name: (bench.kernel_variant(bench_obj, k), k, 'Image', 'initrd')
+            return {k.name: (bench.kernel_variant(bench_obj, k), k, 'Image', 'initrd', 'out')
                     for k in bench_obj.kernels}
 
         with tempfile.TemporaryDirectory() as d, \
