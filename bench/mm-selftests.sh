@@ -7,7 +7,7 @@
 #   MMTEST <name> pass|fail|skip rc=<exit status>
 # (kselftest: 0 passes, 4 skips, anything else fails; 124 is timeout's).
 # 256 MiB of 2 MiB HugeTLB pages are reserved first, as run_vmtests.sh does.
-per_test=${MM_TEST_TIMEOUT:-900}
+per_test=${MM_TEST_TIMEOUT:-300}
 passed=0
 failed=0
 skipped=0

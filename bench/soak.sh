@@ -22,10 +22,14 @@
 #   allocs_per_s        mean of the rounds' rates
 #   cmafree_drift_kb    CmaFree after minus before
 #   memfree_drift_kb    MemFree after minus before
-#   used_pages          the areas' debugfs `used`, after (0 before)
+#   used_pages          the areas' debugfs `used`, after minus before
 #   unbalanced_pages    sysfs alloc_pages_success minus release_pages_success,
 #                       change over the soak, summed over the areas
 #   rounds              cma_stress rounds run
+#   noresult            rounds that printed no result line
+#   leftover_pages      pages debugfs still held after the last round, given
+#                       back then (cma_stress frees everything it took: with
+#                       faults, a free whose open() failed is not retried)
 #   injected            failures fail_page_alloc and failslab injected
 [ $# -eq 3 ] || [ $# -eq 4 ] ||
 	{ echo "usage: soak SECONDS THREADS CHURN_MIB [FAIL_PERCENT]" >&2; exit 2; }
@@ -65,8 +69,10 @@ disarm_faults() {
 }
 
 # stress: one cma_stress round; with faults, its worker threads are marked
-# make-it-fail as soon as they exist (the main thread too, which only
-# waits; the memory filler is another process and is left alone).
+# make-it-fail as soon as they exist (polled every 0.2 s, so their first
+# allocations may go unfailed). Not the main thread, which reads the
+# counters and prints the round's result, nor the memory filler, another
+# process.
 stress() {
 	/bench/cma_stress -C -t "$threads" -d "$interval" > /tmp/stress.out 2>&1 &
 	pid=$!
@@ -76,11 +82,25 @@ stress() {
 			sleep 0.2
 		done
 		for t in /proc/$pid/task/*; do
+			[ "${t##*/}" = "$pid" ] && continue
 			echo 1 > "$t/make-it-fail" 2>/dev/null
 		done
 	fi
 	wait $pid
 	cat /tmp/stress.out
+}
+
+# free_leftovers: give back what debugfs still holds in every area (a
+# cma_stress free whose open() failed under failslab is not retried); print
+# the pages given back.
+free_leftovers() {
+	n=0
+	for a in /sys/kernel/debug/cma/*; do
+		u=$(cat "$a/used")
+		[ "$u" -gt 0 ] || continue
+		echo "$u" > "$a/free" && n=$((n + u))
+	done
+	echo $n
 }
 
 kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
@@ -110,10 +130,15 @@ settle() {
 	sleep 2
 }
 
+for d in /sys/kernel/debug/cma /sys/kernel/mm/cma; do
+	[ -n "$(ls $d 2>/dev/null)" ] ||
+		{ echo "soak: no CMA area in $d (CMA_DEBUGFS, CMA_SYSFS, an area)" >&2; exit 1; }
+done
 settle
 state before
 mem0=$(kb MemFree)
 cma0=$(kb CmaFree)
+used0=$(used)
 held0=$(held)
 
 /bench/churn 2 "$churn_mib" 1000000 >/dev/null 2>&1 &
@@ -123,6 +148,7 @@ churn=$!
 start=$(cut -d. -f1 /proc/uptime)
 failed=0
 rounds=0
+noresult=0
 rates=0
 while [ $(($(cut -d. -f1 /proc/uptime) - start)) -lt "$seconds" ]; do
 	out=$(stress)
@@ -133,7 +159,8 @@ while [ $(($(cut -d. -f1 /proc/uptime) - start)) -lt "$seconds" ]; do
 	if [ -z "$rate" ] || [ -z "$fails" ]; then
 		printf '%s\n' "$out" | sed 's/^/# cma_stress: /'
 		echo "SOAK t=$t round without a result"
-		fails=1
+		noresult=$((noresult + 1))
+		fails=0
 		rate=0
 	fi
 	printf '%s\n' "$out" | grep -E '^not ok|failures, first' | sed 's/^/# cma_stress: /'
@@ -144,6 +171,7 @@ while [ $(($(cut -d. -f1 /proc/uptime) - start)) -lt "$seconds" ]; do
 done
 
 [ -z "$fail_percent" ] || disarm_faults
+leftover=$(free_leftovers)
 # churn's workers are its children: stop them all, then churn itself.
 killall churn 2>/dev/null
 sleep 1
@@ -158,6 +186,8 @@ echo "BENCH rounds=$rounds"
 echo "BENCH allocs_per_s=$(awk -v a="$rates" -v n="$rounds" 'BEGIN { printf "%.1f", n ? a / n : 0 }')"
 echo "BENCH cmafree_drift_kb=$(($(kb CmaFree) - cma0))"
 echo "BENCH memfree_drift_kb=$(($(kb MemFree) - mem0))"
-echo "BENCH used_pages=$(used)"
+echo "BENCH leftover_pages=$leftover"
+echo "BENCH noresult=$noresult"
+echo "BENCH used_pages=$(($(used) - used0))"
 echo "BENCH unbalanced_pages=$(($(held) - held0))"
 exit 0

@@ -336,6 +336,26 @@ def run(root, bench, results_dir, base, series):
     return markdown, failed
 
 
+def run_logs(bench, btable):
+    """run() @bench (a Benchmark of any table: make soak, make mm-selftests)
+    on its base, results in bench/results/: its markdown, the number of
+    boots with problems, and {kernel: console text of its first run} ('' when
+    that boot left no log)."""
+    from . import pipeline
+    base = bases.lookup(btable, bench.guest.base)
+    pipeline.ensure_tree(base)
+    text, bad = run(paths.ROOT, bench, paths.BENCH_RESULTS, base, pipeline.tree_of(base))
+    logdir = os.path.join(paths.RESULTS, 'bench-' + bench.name)
+    logs = {}
+    for k in bench.kernels:
+        try:
+            with open(os.path.join(logdir, f'{k.name}-run1.log'), errors='replace') as f:
+                logs[k.name] = f.read()
+        except OSError:
+            logs[k.name] = ''
+    return text, bad, logs
+
+
 def bench_cmdline(bench, workload):
     """Kernel command line that makes the guest run @workload."""
     extra = 'harness.bench=' + ','.join(workload)

@@ -39,8 +39,8 @@ def _positive_minutes(text):
         n = float(text)
     except ValueError:
         n = 0
-    if not 0 < n <= 24 * 60:
-        raise argparse.ArgumentTypeError(f'not a number of minutes from 0 to 1440: {text!r}')
+    if not 1 <= n <= 24 * 60:
+        raise argparse.ArgumentTypeError(f'not a number of minutes from 1 to 1440: {text!r}')
     return n
 
 
@@ -295,24 +295,27 @@ def cmd_bad_input(args, btable, table):
         raise UsageError(str(e)) from None
 
 
-def cmd_mm_selftests(args, btable, table):
-    from . import bench, build, mmcompare
+def _bench_summary(what, fn, *args):
+    """The exit status of a pass/fail run built on make bench (soak,
+    mm-selftests): @fn(*args) returns its Summary."""
+    from . import bench, build
     try:
-        return _finish([mmcompare.main(btable)])
-    except (bench.BenchError, build.BuildError) as e:
-        print(f'harness: mm-selftests: {e}', file=sys.stderr)
+        return _finish([fn(*args)])
+    except (bench.BenchError, build.BuildError, OSError, subprocess.CalledProcessError) as e:
+        print(f'harness: {what}: {e}', file=sys.stderr)
         return 1
+
+
+def cmd_mm_selftests(args, btable, table):
+    from . import mmcompare
+    return _bench_summary('mm-selftests', mmcompare.main, btable)
 
 
 def cmd_soak(args, btable, table):
-    from . import bench, build, soak
-    try:
-        name = soak.FAULTS if args.faults else soak.SOAK
-        minutes = args.minutes or (5 if args.faults else 10)
-        return _finish([soak.main(btable, minutes, name)])
-    except (bench.BenchError, build.BuildError) as e:
-        print(f'harness: soak: {e}', file=sys.stderr)
-        return 1
+    from . import soak
+    name = soak.FAULTS if args.faults else soak.SOAK
+    return _bench_summary(name, soak.main, btable,
+                          args.minutes or (5 if args.faults else 10), name)
 
 
 def cmd_bench(args, btable, table):

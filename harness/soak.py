@@ -4,16 +4,20 @@ bench/soak.sh), without and with injected allocation failures, then a
 check that nothing was lost.
 
 Per kernel, one case each:
-  no failed allocation   every cma_stress round ran and none failed (soak)
-  faults injected        every round ran, and fail_page_alloc and failslab
-                         failed some allocations (fault-inject; failed
-                         cma_alloc() calls are expected, as errors)
-  areas empty            the areas' debugfs `used` is 0 afterwards
+  finished, no splat     the workload ran to its end, exit 0, every figure
+  no failed allocation   every cma_stress round printed its result, none
+                         failed (soak)
+  nothing left held      cma_stress freed all it took (soak)
+  faults injected        every round printed its result, and fail_page_alloc
+                         and failslab failed some allocations (fault-inject;
+                         failed cma_alloc() calls are expected, as errors;
+                         what a failed free left held is given back first)
+  areas empty            the areas' debugfs `used` is back to its value
+                         before the soak
   counters balance       sysfs alloc_pages_success - release_pages_success
                          is back to its value before the soak
   CmaFree back           within CMA_SLACK_KB of its value before
   MemFree back           within MEM_SLACK_KB of its value before
-  no splat               and the guest finished in time
 The allocation rate of every round, over time, goes to
 bench/results/<soak|faults>-rate.png; the figures to <soak|faults>.md.
 """
@@ -21,7 +25,7 @@ import dataclasses
 import os
 import re
 
-from . import bases, bench, console, ktap, paths, pipeline, printer, results
+from . import bench, console, ktap, paths, printer, results
 
 INI = os.path.join(paths.CONFIGS, 'soak.ini')
 SOAK, FAULTS = 'soak', 'faults'
@@ -31,6 +35,9 @@ SOAK, FAULTS = 'soak', 'faults'
 # also move a little between the two readings.
 CMA_SLACK_KB = 4096
 MEM_SLACK_KB = 8192
+# The BENCH figures bench/soak.sh prints at its end (and `injected` with faults).
+METRICS = ('failed', 'rounds', 'noresult', 'allocs_per_s', 'leftover_pages', 'used_pages',
+           'unbalanced_pages', 'cmafree_drift_kb', 'memfree_drift_kb')
 _ROUND = re.compile(r'^SOAK t=(\d+) allocs_per_s=([0-9.]+) failed=(\d+)', re.M)
 
 
@@ -59,32 +66,38 @@ def judge(kernel, text, faults=False):
         return ktap.Case(f'{kernel}: {name}', ktap.PASS if ok else ktap.FAIL,
                          '' if ok else why)
 
-    def value(key):
-        return m.get(key)
-
-    finished = '_finished' in m
-    out = [case('finished, no splat', finished and not fig['splats'],
-                '; '.join(['the soak did not finish'] * (not finished) +
-                          [line for _, line in fig['splats']]))]
-    if not finished:
+    status = m.get('exit_status')
+    trouble = ([] if '_finished' in m else ['the soak did not finish']) + \
+        ([f'the workload exited {status:.0f}'] if status else []) + \
+        [line for _, line in fig['splats']]
+    missing = [k for k in METRICS + (('injected',) if faults else ()) if k not in m]
+    if missing and not trouble:
+        trouble.append(f'no figure {", ".join(missing)}')
+    out = [case('finished, no splat', not trouble, '; '.join(trouble))]
+    if trouble:
         return out
-    n = value('rounds') or 0
+    n, rate = m['rounds'], m['allocs_per_s']
+    ran = n >= 1 and rate > 0 and m['noresult'] == 0
+    ran_why = (f'{n:.0f} rounds, {m["noresult"]:.0f} without a result, '
+               f'{rate:g} allocations/s')
     if faults:
-        out.append(case('faults injected', n >= 1 and (value('injected') or 0) > 0,
-                        f'{value("injected")} failures injected in {n:.0f} rounds'))
+        out.append(case('faults injected, every round ran', ran and m['injected'] > 0,
+                        f'{m["injected"]:.0f} failures injected; ' + ran_why))
     else:
-        out.append(case('no failed allocation', n >= 1 and value('failed') == 0,
-                        f'{value("failed"):.0f} failed in {n:.0f} rounds' if n
-                        else 'no cma_stress round ran'))
-    out.append(case('areas empty', value('used_pages') == 0,
-                    f'{value("used_pages")} pages still used'))
-    out.append(case('counters balance', value('unbalanced_pages') == 0,
+        out.append(case('no failed allocation, every round ran', ran and m['failed'] == 0,
+                        f'{m["failed"]:.0f} failed; ' + ran_why))
+        out.append(case('nothing left held', m['leftover_pages'] == 0,
+                        f'{m["leftover_pages"]:.0f} pages still allocated through '
+                        f'debugfs after the last round'))
+    out.append(case('areas empty', m['used_pages'] == 0,
+                    f'debugfs used moved by {m["used_pages"]:.0f} pages'))
+    out.append(case('counters balance', m['unbalanced_pages'] == 0,
                     f'alloc_pages_success - release_pages_success moved by '
-                    f'{value("unbalanced_pages")} pages'))
-    out.append(case('CmaFree back', abs(value('cmafree_drift_kb')) <= CMA_SLACK_KB,
-                    f'moved {value("cmafree_drift_kb"):.0f} KiB (slack {CMA_SLACK_KB})'))
-    out.append(case('MemFree back', abs(value('memfree_drift_kb')) <= MEM_SLACK_KB,
-                    f'moved {value("memfree_drift_kb"):.0f} KiB (slack {MEM_SLACK_KB})'))
+                    f'{m["unbalanced_pages"]:.0f} pages'))
+    out.append(case('CmaFree back', abs(m['cmafree_drift_kb']) <= CMA_SLACK_KB,
+                    f'moved {m["cmafree_drift_kb"]:.0f} KiB (slack {CMA_SLACK_KB})'))
+    out.append(case('MemFree back', abs(m['memfree_drift_kb']) <= MEM_SLACK_KB,
+                    f'moved {m["memfree_drift_kb"]:.0f} KiB (slack {MEM_SLACK_KB})'))
     return out
 
 
@@ -111,19 +124,15 @@ def plot(per_kernel, path):
 
 def main(btable, minutes, name=SOAK):
     spec = spec_for(name, minutes, btable)
-    base = bases.lookup(btable, spec.guest.base)
-    pipeline.ensure_tree(base)
-    printer.step(f'{name}: {minutes:g} min per kernel ({", ".join(k.name for k in spec.kernels)})')
-    text, _ = bench.run(paths.ROOT, spec, paths.BENCH_RESULTS, base, pipeline.tree_of(base))
+    printer.step(f'{name}: {minutes:g} min per kernel '
+                 f'({", ".join(k.name for k in spec.kernels)})')
+    text, _, logs = bench.run_logs(spec, btable)
     print(text)
-    logdir = os.path.join(paths.RESULTS, 'bench-' + name)
-    cases, per_kernel = [], {}
-    for k in spec.kernels:
-        with open(os.path.join(logdir, f'{k.name}-run1.log'), errors='replace') as f:
-            log = f.read()
-        per_kernel[k.name] = rounds(log)
-        cases += judge(k.name, log, faults=name == FAULTS)
-    err = plot(per_kernel, os.path.join(paths.BENCH_RESULTS, name + '-rate.png'))
+    cases = []
+    for k, log in logs.items():
+        cases += judge(k, log, faults=name == FAULTS)
+    err = plot({k: rounds(log) for k, log in logs.items()},
+               os.path.join(paths.BENCH_RESULTS, name + '-rate.png'))
     if err:
         printer.step(f'{name}: no plot: {err}')
     return results.Summary(name, cases, [])

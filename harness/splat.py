@@ -28,7 +28,7 @@ PATTERNS = [
     # the report file: one "unreferenced object" per leak.
     # A kmemleak that ran out of metadata and switched itself off has
     # stopped checking: that fails the run as well.
-    ('kmemleak', re.compile(r'^unreferenced object 0x[0-9a-f]+|'
+    ('kmemleak', re.compile(r'^unreferenced object (\((percpu|phys)\) )?0x[0-9a-f]+|'
                             r'kmemleak: \d+ new suspected memory leaks|'
                             r'Kernel memory leak detector disabled')),
 ]

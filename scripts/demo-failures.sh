@@ -2,9 +2,9 @@
 # Show, once each, that the harness fails and names the cause when:
 #   a patch does not apply, a fragment symbol cannot be set, a kselftest
 #   fails, a kselftest hangs, the kernel prints a WARNING; and, on the
-#   debug variant $V_DEBUG (default x86_64-debug, make test-debug's, on
-#   mainline: V must be a mainline variant for these two), when the kernel
-#   leaks an object (kmemleak) and reads past one (KASAN).
+#   debug variant $V_DEBUG (default x86_64-debug, make test-debug's; the
+#   patches go to its base's work tree, mainline's), when the kernel leaks
+#   an object (kmemleak) and reads past one (KASAN).
 # (That the stress test fails on 5.11's allocator, without cma_mutex and
 # without retry, is shown by `make bench B=cma-concurrency-16k`: its
 # no-mutex kernel is that allocator.)
@@ -29,19 +29,37 @@ load_base "$base"
 tree=$base_tree
 scripts/series.sh tree "$base_name" || exit 2
 
-# with_fault PATCH CMD...: run CMD with PATCH applied to the work tree.
-with_fault() {
-	patch=$1
-	shift
-	git -C "$tree" apply "$top/$faults/$patch" || {
-		say "demo: $patch does not apply to $tree (Linux $base_linux + $base_patches/)"
+# with_fault_in TREE PATCH CMD...: run CMD with PATCH applied to TREE.
+with_fault_in() {
+	ftree=$1 patch=$2
+	shift 2
+	git -C "$ftree" apply "$top/$faults/$patch" || {
+		say "demo: $patch does not apply to $ftree"
 		status=1
 		return 1
 	}
 	"$@"
 	rc=$?
-	git -C "$tree" apply -R "$top/$faults/$patch"
+	git -C "$ftree" apply -R "$top/$faults/$patch"
 	return $rc
+}
+
+# with_fault PATCH CMD...: run CMD with PATCH applied to V's work tree.
+with_fault() {
+	with_fault_in "$tree" "$@"
+}
+
+# with_debug_fault PATCH CMD...: the same on V_DEBUG's work tree.
+with_debug_fault() {
+	dbase=$("$PYTHON" -m harness variants --base-of "$V_DEBUG") || return 2
+	dtree=$(cd "$top" && "$PYTHON" -m harness bases --shell "$dbase" |
+		sed -n 's/^base_tree=//p')
+	scripts/series.sh tree "$dbase" >/dev/null || return 2
+	if git -C "$dtree" status --porcelain --untracked-files=no | grep -q .; then
+		say "demo-failures: $dtree has uncommitted changes; commit them first" >&2
+		return 2
+	fi
+	with_fault_in "$dtree" "$@"
 }
 
 demo_patch() {
@@ -79,13 +97,13 @@ demo_warning() {
 
 demo_leak() {
 	expect leak 'FAIL [^ ]*: kernel splat: unreferenced object' \
-		with_fault kernel-leaks-7.3.patch "$PYTHON" -m harness run "$V_DEBUG" \
+		with_debug_fault kernel-leaks-7.3.patch "$PYTHON" -m harness run "$V_DEBUG" \
 		--test cma:cma_debugfs
 }
 
 demo_kasan() {
 	expect kasan 'FAIL [^ ]*: kernel splat: BUG: KASAN: slab-out-of-bounds in cma_alloc' \
-		with_fault kernel-out-of-bounds-7.3.patch "$PYTHON" -m harness run "$V_DEBUG" \
+		with_debug_fault kernel-out-of-bounds-7.3.patch "$PYTHON" -m harness run "$V_DEBUG" \
 		--test cma:cma_debugfs
 }
 

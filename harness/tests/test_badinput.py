@@ -41,7 +41,9 @@ class TableTest(unittest.TestCase):
                           ('kind = boot\nexpect = x\n', 'needs shows and expect'),
                           ('kind = command\nshows = s\nexpect = x\n', 'needs argv'),
                           ('kind = boot\nshows = s\nexpect = (\n', 'missing ),'),
-                          ('kind = boot\nshows = s\nexpect = x\ncma_total_mib = lots\n',
+                          ('kind = boot\nshows = s\nexpect = x\ncma_total_mib = 4\n',
+                           'unknown key cma_total_mib'),
+                          ('kind = boot\nshows = s\nexpect = x\ncma_total_kib = lots\n',
                            'invalid literal')]:
             with self.subTest(body=body), self.assertRaises(badinput.TableError) as e:
                 self.load('[r]\n' + body)
@@ -61,16 +63,16 @@ class JudgeTest(unittest.TestCase):
     def test_boot_row_passes(self):
         import re
         row = self.row(expect=(re.compile(r'cma: Failed to reserve 2048 MiB'),),
-                       cma_total_mib=0)
+                       cma_total_kib=0)
         self.assertEqual(self.judge(row), [])
 
     def test_boot_row_failures(self):
         import re
-        row = self.row(expect=(re.compile('Reserved 64 MiB'),), cma_total_mib=64,
+        row = self.row(expect=(re.compile('Reserved 64 MiB'),), cma_total_kib=65536,
                        areas=('reserved',))
         self.assertEqual(self.judge(row),
                          ["no line matches 'Reserved 64 MiB'",
-                          'CmaTotal 0 MiB, expected 64 MiB',
+                          'CmaTotal 0 KiB, expected 65536 KiB',
                           'areas (none printed), expected reserved'])
 
     def test_splat_and_failed_test_fail_a_row(self):
@@ -80,6 +82,12 @@ class JudgeTest(unittest.TestCase):
         why = self.judge(self.row(), text)
         self.assertIn('kernel splat: WARNING: CPU: 0 PID: 1 at mm/cma.c:1 f', why)
         self.assertIn('selftests: cma: cma_debugfs: alloc: fail', why)
+
+    def test_command_rows_reject_a_crash(self):
+        row = TableTest.load(self, '[r]\nkind = command\nargv = make x\nrc = 2\n'
+                             'shows = s\nexpect = usage\n')[0]
+        why = badinput.judge_command(row, 2, 'Traceback (most recent call last):\nusage\n')
+        self.assertEqual(why, ["a line matches '^Traceback \\\\(most recent call last\\\\)'"])
 
     def test_command_row(self):
         import re

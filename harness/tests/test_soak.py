@@ -15,9 +15,11 @@ BENCH rounds=2
 BENCH allocs_per_s=801.2
 BENCH cmafree_drift_kb=-1000
 BENCH memfree_drift_kb=-1000
+BENCH leftover_pages=0
+BENCH noresult=0
 BENCH used_pages=0
 BENCH unbalanced_pages=0
-BENCH _finished=1
+BENCH exit_status=0
 ===HARNESS-BENCH-END===
 """
 
@@ -28,26 +30,40 @@ class SoakTest(unittest.TestCase):
 
     def test_clean_soak_passes(self):
         cases = soak.judge('k', LOG)
-        self.assertEqual([c.status for c in cases], ['pass'] * 6, cases)
+        self.assertEqual([c.status for c in cases], ['pass'] * 7, cases)
 
     def test_losses_fail(self):
         text = (LOG.replace('BENCH failed=0', 'BENCH failed=3')
+                .replace('BENCH leftover_pages=0', 'BENCH leftover_pages=8')
                 .replace('BENCH used_pages=0', 'BENCH used_pages=8')
                 .replace('BENCH unbalanced_pages=0', 'BENCH unbalanced_pages=8')
                 .replace('BENCH memfree_drift_kb=-1000', 'BENCH memfree_drift_kb=-90000'))
         failed = {c.name: c.reason for c in soak.judge('k', text) if c.status == 'fail'}
         self.assertEqual(failed, {
-            'k: no failed allocation': '3 failed in 2 rounds',
-            'k: areas empty': '8.0 pages still used',
+            'k: no failed allocation, every round ran':
+                '3 failed; 2 rounds, 0 without a result, 801.2 allocations/s',
+            'k: nothing left held': '8 pages still allocated through debugfs after '
+                                    'the last round',
+            'k: areas empty': 'debugfs used moved by 8 pages',
             'k: counters balance': 'alloc_pages_success - release_pages_success '
-                                   'moved by 8.0 pages',
+                                   'moved by 8 pages',
             'k: MemFree back': 'moved -90000 KiB (slack 8192)'})
 
+    def test_rounds_without_results_fail(self):
+        for old, new in [('BENCH noresult=0', 'BENCH noresult=1'),
+                         ('BENCH allocs_per_s=801.2', 'BENCH allocs_per_s=0.0'),
+                         ('BENCH rounds=2', 'BENCH rounds=0')]:
+            with self.subTest(new=new):
+                cases = soak.judge('k', LOG.replace(old, new))
+                self.assertEqual(cases[1].status, 'fail')
+
     def test_fault_run_expects_injections(self):
-        cases = soak.judge('k', LOG.replace('BENCH failed=0', 'BENCH failed=7'), faults=True)
-        self.assertEqual(cases[1].name, 'k: faults injected')
+        cases = soak.judge('k', LOG.replace('BENCH failed=0', 'BENCH failed=7\nBENCH injected=0'),
+                           faults=True)
+        self.assertEqual(cases[1].name, 'k: faults injected, every round ran')
         self.assertEqual(cases[1].status, 'fail')
-        text = LOG.replace('BENCH failed=0', 'BENCH failed=7\nBENCH injected=40')
+        text = LOG.replace('BENCH failed=0', 'BENCH failed=7\nBENCH injected=40') \
+            .replace('BENCH leftover_pages=0', 'BENCH leftover_pages=38')
         self.assertEqual([c.status for c in soak.judge('k', text, faults=True)],
                          ['pass'] * 6)
 
@@ -62,6 +78,12 @@ class SoakTest(unittest.TestCase):
         self.assertEqual(len(cases), 1)
         self.assertIn('did not finish', cases[0].reason)
         self.assertIn('Kernel panic', cases[0].reason)
+
+    def test_workload_error_fails_without_a_crash(self):
+        text = LOG.split('BENCH failed')[0] + 'BENCH exit_status=1\n===HARNESS-BENCH-END===\n'
+        cases = soak.judge('k', text)
+        self.assertEqual(len(cases), 1)
+        self.assertEqual(cases[0].reason, 'the workload exited 1')
 
     def test_minutes_set_the_workload(self):
         spec = soak.spec_for(soak.SOAK, 2, bases.load(paths.BASES_INI))

@@ -50,6 +50,8 @@ class SplatTest(unittest.TestCase):
                 '    kmemleak_alloc+0x1/0x2\n')
         self.assertEqual(splat.find(text.splitlines()),
                          [('kmemleak', 'unreferenced object 0xffff888004a1c000 (size 64):')])
+        self.assertEqual(self.kinds('unreferenced object (percpu) 0x6032ce60 (size 8):\n'),
+                         ['kmemleak'])
 
     def test_bare_call_trace_counts(self):
         self.assertEqual(self.kinds('[ 1.0] Call trace:\n'), ['Call Trace'])
