@@ -25,7 +25,7 @@ HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 
-.PHONY: test-debug bad-input mm-selftests soak fault-inject demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
+.PHONY: test-debug bad-input layouts mm-selftests soak fault-inject demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -115,6 +115,13 @@ test-debug: deps
 ##                     its error or documented rounding and lose nothing
 bad-input: deps
 	@$(HARNESS) bad-input $(if $(R),"$(R)",)
+
+## make layouts [R=row]  every row of configs/layouts.ini (or one): the default
+##                     variant's kernel booted on other CMA layouts (several
+##                     areas on a node, a node that is mostly CMA), every
+##                     kselftest must hold
+layouts: deps
+	@$(HARNESS) layouts $(if $(R),"$(R)",)
 
 ## make mm-selftests   mainline's mm kselftests (migration, compaction, GUP,
 ##                     COW, HugeTLB, KSM, THP, hotplug) on 7.3-rc7 and on the

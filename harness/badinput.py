@@ -1,5 +1,7 @@
-"""make bad-input: every row of configs/bad-input.ini, each a bad input
-given to the kernel or to the harness, and what must come of it.
+"""make bad-input and make layouts: every row of a table (configs/
+bad-input.ini: a bad input given to the kernel or to the harness;
+configs/layouts.ini: a CMA layout the kselftests must hold on), and what
+must come of it.
 
 Two kinds of row:
   boot     boot a built variant's kernel with the row's command line and
@@ -13,8 +15,8 @@ Two kinds of row:
 
 Each row is one case of one summary, so the report reads like make test's
 and ends with its "N passed, N failed, N skipped" line. The table of rows,
-with what each one shows, is written to build/results/bad-input/table.md
-for the README.
+with what each one shows, is written to build/results/<name>/table.md for
+the README.
 """
 import configparser
 import dataclasses
@@ -25,8 +27,10 @@ import subprocess
 
 from . import build, console, ktap, paths, pipeline, printer, qemu, results, variants
 
-INI = os.path.join(paths.CONFIGS, 'bad-input.ini')
-NAME = 'bad-input'
+# The tables: make target (and results directory) -> rows.
+TABLES = {'bad-input': os.path.join(paths.CONFIGS, 'bad-input.ini'),
+          'layouts': os.path.join(paths.CONFIGS, 'layouts.ini')}
+INI = TABLES['bad-input']
 # A row's command may run this long (a configure of a tiny kernel: ~1 min).
 COMMAND_TIMEOUT = 900
 # What no command row may print: a Python crash exits 1, and make turns
@@ -34,8 +38,8 @@ COMMAND_TIMEOUT = 900
 CRASH = re.compile(r'^Traceback \(most recent call last\)', re.M)
 
 
-KEYS = {'kind', 'shows', 'expect', 'reject', 'variant', 'cmdline', 'tests',
-        'cma_total_kib', 'areas', 'argv', 'rc', 'leaves'}
+KEYS = {'kind', 'shows', 'expect', 'reject', 'variant', 'cmdline', 'memory',
+        'qemu_extra', 'tests', 'cma_total_kib', 'areas', 'argv', 'rc', 'leaves'}
 
 
 class TableError(Exception):
@@ -52,6 +56,8 @@ class Row:
     # boot rows
     variant: str = ''       # the built variant whose kernel boots
     cmdline: str = ''       # replaces the variant's command line
+    memory: str = ''        # replaces the variant's QEMU -m, when set
+    qemu_extra: tuple = ()  # replaces the variant's extra QEMU arguments, when set
     tests: str = ''         # kselftests to run (default: cma:cma_debugfs)
     cma_total_kib: int = -1 # CmaTotal the kernel must report, KiB (-1: any)
     areas: tuple = ()       # the areas /sys/kernel/mm/cma must list
@@ -96,6 +102,8 @@ def load(path=INI, table=None):
                       expect=expect, reject=reject,
                       variant=s.get('variant', variants.DEFAULT),
                       cmdline=s.get('cmdline', ''),
+                      memory=s.get('memory', ''),
+                      qemu_extra=tuple(s.get('qemu_extra', '').split()),
                       tests=s.get('tests', 'cma:cma_debugfs'),
                       cma_total_kib=int(s.get('cma_total_kib', '-1')),
                       areas=tuple(s.get('areas', '').split()),
@@ -151,8 +159,10 @@ def _match(row, text):
 
 
 def run_boot(row, table, btable, built, resdir):
-    v = dataclasses.replace(variants.lookup(table, row.variant),
-                            cmdline=row.cmdline, tests=row.tests)
+    v = variants.lookup(table, row.variant)
+    v = dataclasses.replace(v, cmdline=row.cmdline, tests=row.tests,
+                            memory=row.memory or v.memory,
+                            qemu_extra=row.qemu_extra or v.qemu_extra)
     image, initrd, entries = built[row.variant]
     try:
         expected = build.select_tests(entries, row.tests)
@@ -201,20 +211,22 @@ def _build(rows, table, btable, resdir):
     return built
 
 
-def main(table, btable, only=None):
-    rows = load(table=table)
+def main(table, btable, only=None, name='bad-input'):
+    """Run the rows of table @name (TABLES), or those named in @only."""
+    path = TABLES[name]
+    rows = load(path, table)
     if only:
         unknown = [n for n in only if n not in {r.name for r in rows}]
         if unknown:
             raise TableError(f'no row {", ".join(map(repr, unknown))} in '
-                             f'{os.path.relpath(INI, paths.ROOT)}')
+                             f'{os.path.relpath(path, paths.ROOT)}')
         rows = [r for r in rows if r.name in only]
-    resdir = os.path.join(paths.RESULTS, NAME)
+    resdir = os.path.join(paths.RESULTS, name)
     os.makedirs(resdir, exist_ok=True)
     built = _build(rows, table, btable, resdir)
     cases = []
     for row in rows:
-        printer.step(f'{NAME}: {row.name}')
+        printer.step(f'{name}: {row.name}')
         if row.kind == 'boot' and isinstance(built[row.variant], Exception):
             why = [f'build of {row.variant}: {built[row.variant]}']
         elif row.kind == 'boot':
@@ -222,12 +234,12 @@ def main(table, btable, only=None):
         else:
             why = run_command(row, resdir)
         case = ktap.Case(row.name, ktap.FAIL if why else ktap.PASS, '; '.join(why))
-        printer.step(printer.case_line(NAME, case))
+        printer.step(printer.case_line(name, case))
         cases.append(case)
     if not only:   # the README's table: every row, never a selection
         with open(os.path.join(resdir, 'table.md'), 'w') as f:
             f.write(markdown(rows, cases))
-    return results.Summary(NAME, cases, [])
+    return results.Summary(name, cases, [])
 
 
 def markdown(rows, cases):

@@ -92,6 +92,9 @@ def parser():
     p = sub.add_parser('bad-input', help='the rows of configs/bad-input.ini: bad boot '
                        'parameters, Kconfig values and harness arguments')
     p.add_argument('rows', nargs='*', help='row names (default: every row)')
+    p = sub.add_parser('layouts', help='the rows of configs/layouts.ini: CMA layouts '
+                       'the kselftests must hold on')
+    p.add_argument('rows', nargs='*', help='row names (default: every row)')
     sub.add_parser('mm-selftests', help="mainline's mm kselftests on the base and on "
                    'the series, compared test by test (configs/mm-selftests.ini)')
     p = sub.add_parser('soak', help='concurrent cma_alloc() under memory churn on debug '
@@ -290,7 +293,7 @@ def cmd_check(args, btable, table):
 def cmd_bad_input(args, btable, table):
     from . import badinput
     try:
-        return _finish([badinput.main(table, btable, args.rows)])
+        return _finish([badinput.main(table, btable, args.rows, args.cmd)])
     except badinput.TableError as e:
         raise UsageError(str(e)) from None
 
@@ -338,6 +341,7 @@ COMMANDS = {
     'check': cmd_check,
     'bench': cmd_bench,
     'bad-input': cmd_bad_input,
+    'layouts': cmd_bad_input,
     'mm-selftests': cmd_mm_selftests,
     'soak': cmd_soak,
 }

@@ -29,6 +29,8 @@ class TableTest(unittest.TestCase):
         rows = badinput.load(table=table)
         self.assertGreater(len(rows), 10)
         self.assertEqual({r.kind for r in rows}, {'boot', 'command'})
+        layouts = badinput.load(badinput.TABLES['layouts'], table)
+        self.assertEqual({r.kind for r in layouts}, {'boot'})
 
     def load(self, text):
         with tempfile.NamedTemporaryFile('w', suffix='.ini', delete=False) as f:
