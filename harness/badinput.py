@@ -15,8 +15,8 @@ Two kinds of row:
 
 Each row is one case of one summary, so the report reads like make test's
 and ends with its "N passed, N failed, N skipped" line. The table of rows,
-with what each one shows, is written to build/results/<name>/table.md for
-the README.
+with what each one shows, is written to docs/<name>.md (bad-input.md,
+layouts.md) for the README, by a run of the whole table.
 """
 import configparser
 import dataclasses
@@ -237,8 +237,9 @@ def main(table, btable, only=None, name='bad-input'):
         printer.step(printer.case_line(name, case))
         cases.append(case)
     if not only:   # the README's table: every row, never a selection
-        with open(os.path.join(resdir, 'table.md'), 'w') as f:
-            f.write(markdown(rows, cases))
+        with open(os.path.join(paths.ROOT, 'docs', name + '.md'), 'w') as f:
+            f.write(f'# make {name}\n\nEvery row of `{os.path.relpath(path, paths.ROOT)}`, '
+                    f'as the last full `make {name}` ran it.\n\n' + markdown(rows, cases))
     return results.Summary(name, cases, [])
 
 
