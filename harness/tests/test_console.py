@@ -88,3 +88,19 @@ class AnalyseTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class RealDebugLogTest(unittest.TestCase):
+    """A real x86_64-debug boot (make demo-failures DEMOS=kasan): the
+    debugfs alloc path read one byte past an object; cma_debugfs passed."""
+
+    def test_kasan_report_fails_the_run(self):
+        import os
+        path = os.path.join(os.path.dirname(__file__), 'data',
+                            'console-x86_64-debug-kasan.log')
+        with open(path, errors='replace') as f:
+            s, _ = console.analyse('x86_64-debug', f.read(), ['cma:cma_debugfs'], 0, 900,
+                                   kmemleak=True)
+        self.assertEqual(s.failed, 1, s.problems)
+        self.assertTrue(s.problems[0].startswith(
+            'kernel splat: BUG: KASAN: slab-out-of-bounds in cma_alloc_write'), s.problems)
