@@ -62,7 +62,7 @@ def markdown(names, per_kernel, cases):
 
 def main(btable):
     spec = bench.load(INI, None, btable)[NAME]
-    text, bad, logs = bench.run_logs(spec, btable)
+    text, bad, logs = bench.run_logs(spec, btable, 'make mm-selftests')
     print(text)
     names = list(logs)
     per_kernel = {n: parse(logs[n]) for n in names}

@@ -126,7 +126,8 @@ def main(btable, minutes, name=SOAK):
     spec = spec_for(name, minutes, btable)
     printer.step(f'{name}: {minutes:g} min per kernel '
                  f'({", ".join(k.name for k in spec.kernels)})')
-    text, _, logs = bench.run_logs(spec, btable)
+    text, _, logs = bench.run_logs(
+        spec, btable, f'make {"fault-inject" if name == FAULTS else "soak"} MINUTES={minutes:g}')
     print(text)
     cases = []
     for k, log in logs.items():
