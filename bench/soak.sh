@@ -22,6 +22,7 @@
 #   allocs_per_s        mean of the rounds' rates
 #   cmafree_drift_kb    CmaFree after minus before
 #   memfree_drift_kb    MemFree after minus before
+#   pcp_drift_kb        free pages on the per-cpu lists, after minus before
 #   used_pages          the areas' debugfs `used`, after minus before
 #   unbalanced_pages    sysfs alloc_pages_success minus release_pages_success,
 #                       change over the soak, summed over the areas
@@ -120,8 +121,19 @@ held() {
 	echo $n
 }
 
+# Free pages parked on the per-cpu lists, KiB: MemFree and CmaFree leave
+# them out (the zones' "count:" lines of /proc/zoneinfo, every CPU).
+# BusyBox has no getconf: the page size of the arches soak runs on.
+case $(uname -m) in
+x86_64 | i?86) page_kb=4 ;;
+*) echo "soak: page size of $(uname -m) unknown" >&2; exit 1 ;;
+esac
+pcp_kb() {
+	awk -v p=$page_kb '$1 == "count:" { n += $2 } END { print n * p }' /proc/zoneinfo
+}
+
 state() {
-	echo "STATE $1 MemFree=$(kb MemFree) CmaFree=$(kb CmaFree) used=$(used) held=$(held)"
+	echo "STATE $1 MemFree=$(kb MemFree) CmaFree=$(kb CmaFree) pcp=$(pcp_kb) used=$(used) held=$(held)"
 }
 
 settle() {
@@ -137,6 +149,7 @@ done
 settle
 state before
 mem0=$(kb MemFree)
+pcp0=$(pcp_kb)
 cma0=$(kb CmaFree)
 used0=$(used)
 held0=$(held)
@@ -186,6 +199,7 @@ echo "BENCH rounds=$rounds"
 echo "BENCH allocs_per_s=$(awk -v a="$rates" -v n="$rounds" 'BEGIN { printf "%.1f", n ? a / n : 0 }')"
 echo "BENCH cmafree_drift_kb=$(($(kb CmaFree) - cma0))"
 echo "BENCH memfree_drift_kb=$(($(kb MemFree) - mem0))"
+echo "BENCH pcp_drift_kb=$(($(pcp_kb) - pcp0))"
 echo "BENCH leftover_pages=$leftover"
 echo "BENCH noresult=$noresult"
 echo "BENCH used_pages=$(($(used) - used0))"

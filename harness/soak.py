@@ -16,8 +16,9 @@ Per kernel, one case each:
                          before the soak
   counters balance       sysfs alloc_pages_success - release_pages_success
                          is back to its value before the soak
-  CmaFree back           within CMA_SLACK_KB of its value before
-  MemFree back           within MEM_SLACK_KB of its value before
+  CmaFree back           down by no more than the per-cpu lists grew,
+                         within CMA_SLACK_KB
+  MemFree back           with the per-cpu lists' change, within MEM_SLACK_KB
 The allocation rate of every round, over time, goes to
 bench/results/<soak|faults>-rate.png; the figures to <soak|faults>.md.
 """
@@ -30,14 +31,17 @@ from . import bench, console, ktap, paths, printer, results
 INI = os.path.join(paths.CONFIGS, 'soak.ini')
 SOAK, FAULTS = 'soak', 'faults'
 # Free pages that sit on per-cpu lists are not counted as free (MemFree,
-# CmaFree), and the guest cannot drain them from user space: two CPUs'
-# lists of every zone hold up to a few MiB. Slab caches and page tables
-# also move a little between the two readings.
+# CmaFree), and the guest cannot drain them from user space: at 1 GiB
+# they hold tens of MiB after the soak (measured: MemFree -44,316 KiB,
+# per-cpu lists +44,056 KiB). So MemFree is judged together with the
+# lists' change, and CmaFree may fall by no more than the lists grew
+# (CMA pages on them cannot be told apart without ZONE_CMA). What is left
+# is slab caches and page tables moving a little between the readings.
 CMA_SLACK_KB = 4096
 MEM_SLACK_KB = 8192
 # The BENCH figures bench/soak.sh prints at its end (and `injected` with faults).
 METRICS = ('failed', 'rounds', 'noresult', 'allocs_per_s', 'leftover_pages', 'used_pages',
-           'unbalanced_pages', 'cmafree_drift_kb', 'memfree_drift_kb')
+           'unbalanced_pages', 'cmafree_drift_kb', 'memfree_drift_kb', 'pcp_drift_kb')
 _ROUND = re.compile(r'^SOAK t=(\d+) allocs_per_s=([0-9.]+) failed=(\d+)', re.M)
 
 
@@ -94,10 +98,15 @@ def judge(kernel, text, faults=False):
     out.append(case('counters balance', m['unbalanced_pages'] == 0,
                     f'alloc_pages_success - release_pages_success moved by '
                     f'{m["unbalanced_pages"]:.0f} pages'))
-    out.append(case('CmaFree back', abs(m['cmafree_drift_kb']) <= CMA_SLACK_KB,
-                    f'moved {m["cmafree_drift_kb"]:.0f} KiB (slack {CMA_SLACK_KB})'))
-    out.append(case('MemFree back', abs(m['memfree_drift_kb']) <= MEM_SLACK_KB,
-                    f'moved {m["memfree_drift_kb"]:.0f} KiB (slack {MEM_SLACK_KB})'))
+    parked = max(m['pcp_drift_kb'], 0)
+    cma = m['cmafree_drift_kb']
+    out.append(case('CmaFree back', -(parked + CMA_SLACK_KB) <= cma <= CMA_SLACK_KB,
+                    f'moved {cma:.0f} KiB, while the per-cpu lists grew by {parked:.0f} '
+                    f'KiB (slack {CMA_SLACK_KB})'))
+    mem = m['memfree_drift_kb'] + m['pcp_drift_kb']
+    out.append(case('MemFree back', abs(mem) <= MEM_SLACK_KB,
+                    f'MemFree and the per-cpu lists together moved {mem:.0f} KiB '
+                    f'(slack {MEM_SLACK_KB})'))
     return out
 
 
