@@ -3,6 +3,7 @@
 One job per module, in the spirit of tools/testing/kunit:
   cli          the commands' arguments and a table from name to handler
   paths        where things are: the repository, configs/, build/
+  ini          the one reader of the INI tables
   bases        the kernel bases (configs/bases.ini)
   arches       the arch table: toolchain, image, QEMU facts, base fragments;
                compose() builds every kernel's fragment list

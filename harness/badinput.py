@@ -18,14 +18,13 @@ and ends with its "N passed, N failed, N skipped" line. The table of rows,
 with what each one shows, is written to docs/<name>.md (bad-input.md,
 layouts.md) for the README, by a run of the whole table.
 """
-import configparser
 import dataclasses
 import os
 import re
 import shlex
 import subprocess
 
-from . import build, console, ktap, paths, pipeline, printer, qemu, results, variants
+from . import build, console, ini, ktap, paths, pipeline, printer, qemu, results, variants
 
 # The tables: make target (and results directory) -> rows.
 TABLES = {'bad-input': os.path.join(paths.CONFIGS, 'bad-input.ini'),
@@ -74,12 +73,7 @@ def _lines(text):
 def load(path=INI, table=None):
     """The rows of @path, in order. @table: the variants, to check that each
     boot row names one."""
-    cp = configparser.ConfigParser(interpolation=None)
-    try:
-        with open(path) as f:
-            cp.read_file(f)
-    except (OSError, configparser.Error) as e:
-        raise TableError(f'{path}: {e}') from None
+    cp = ini.read(path, TableError)
     rows = []
     for name in cp.sections():
         s = cp[name]
@@ -206,8 +200,8 @@ def _build(rows, table, btable, resdir):
         except build.BuildError as e:
             built[name] = e
             continue
-        out = os.path.join(paths.OUT, name, 'kselftest_install')
-        built[name] = (image, initrd, build.kselftest_list(out))
+        built[name] = (image, initrd, build.kselftest_list(
+            build.kselftest_dir(os.path.join(paths.OUT, name))))
     return built
 
 

@@ -8,7 +8,6 @@ interleaved (base, series, base, series, ...) so machine noise hits all of
 them; each figure is reported as the median and the min-max spread of its
 runs, and compared as the ratio of medians to the reference kernel.
 """
-import configparser
 import dataclasses
 import hashlib
 import json
@@ -17,7 +16,7 @@ import subprocess
 import sys
 import time
 
-from . import bases, build, console, paths, printer, proc, qemu, variants
+from . import bases, build, console, ini, paths, printer, proc, qemu, variants
 
 class BenchError(Exception):
     pass
@@ -47,6 +46,7 @@ class Benchmark:
     notes: str
     kselftests: tuple = ()      # selftest dirs built from the series tree
     profile: tuple = ()         # shorter workload of an instruction profile
+    reproduce: str = ''         # the command its report names (default make bench B=)
 
 
 # Per workload program: the BENCH counter of the work a profile divides by.
@@ -83,9 +83,7 @@ def load(path, runs_override=None, btable=None):
     """{name: Benchmark} of @path; @btable: {name: bases.Base} (default:
     configs/bases.ini)."""
     btable = btable if btable is not None else bases.load(paths.BASES_INI)
-    cp = configparser.ConfigParser(interpolation=None)
-    with open(path) as f:
-        cp.read_file(f)
+    cp = ini.read(path, BenchError)
     for sec in cp.sections():
         if ':' not in sec:
             _inherit(cp, sec, ())
@@ -344,15 +342,9 @@ def run_logs(bench, btable, reproduce=None):
     from . import pipeline
     base = bases.lookup(btable, bench.guest.base)
     pipeline.ensure_tree(base)
+    if reproduce:
+        bench = dataclasses.replace(bench, reproduce=reproduce)
     text, bad = run(paths.ROOT, bench, paths.BENCH_RESULTS, base, pipeline.tree_of(base))
-    if reproduce:   # not a make bench benchmark: name the command that is
-        wrong = f'`make bench B={bench.name}`'
-        text = text.replace(wrong, f'`{reproduce}`')
-        md = os.path.join(paths.BENCH_RESULTS, bench.name + '.md')
-        with open(md) as f:
-            fixed = f.read().replace(wrong, f'`{reproduce}`')
-        with open(md, 'w') as f:
-            f.write(fixed)
     logdir = os.path.join(paths.RESULTS, 'bench-' + bench.name)
     logs = {}
     for k in bench.kernels:

@@ -107,7 +107,7 @@ def _report_tail(root, bench, runs, cmdlines, base, series):
               f'- series: {series_description(series)}',
               f'- workload: `{" ".join(bench.workload)}` ({_workload_source(root, bench)})' +
               (f', zram swap {bench.zram}' if bench.zram else ''),
-              f'- reproduce: `make bench B={bench.name}`', '']
+              f'- reproduce: `{bench.reproduce or f"make bench B={bench.name}"}`', '']
     for k in bench.kernels:
         v = kernel_variant(bench, k)
         lines.append(f'- `{k.name}`: tree `{k.tree}`' +

@@ -116,9 +116,14 @@ def kernel(variant, tree, out, log):
     return image
 
 
+def kselftest_dir(out):
+    """Where kselftests() installs for the build directory @out."""
+    return os.path.join(out, 'kselftest_install')
+
+
 def kselftests(variant, tree, out, log, targets='cma'):
-    """kselftest-install of @targets, static, into <out>/kselftest_install."""
-    dest = os.path.join(out, 'kselftest_install')
+    """kselftest-install of @targets, static, into kselftest_dir(@out)."""
+    dest = kselftest_dir(out)
     shutil.rmtree(dest, ignore_errors=True)
     args = [a for a in _kbuild_args(variant, out) if not a.startswith(('CC=', 'HOSTCC='))]
     # The host gcc builds i386 userspace with -m32 (gcc-12-multilib); the

@@ -5,11 +5,10 @@ One section per entry: an arch, what it adds to the arch's base fragments
 randconfig seed, and the bases it applies to. fragments() composes its list
 for one base (harness/arches.py).
 """
-import configparser
 import dataclasses
 import re
 
-from . import arches
+from . import arches, ini
 
 BASE_FRAGMENTS = ('all', 'arch', 'none')
 OPTIONS = ('on', 'off')
@@ -49,12 +48,7 @@ class MatrixEntry:
 def load(path, known_bases=None):
     """[MatrixEntry] of @path; raises MatrixError on bad input (an unknown
     base in `bases` too, with @known_bases)."""
-    cp = configparser.ConfigParser(interpolation=None)
-    try:
-        with open(path) as f:
-            cp.read_file(f)
-    except (OSError, configparser.Error) as e:
-        raise MatrixError(f'{path}: {e}')
+    cp = ini.read(path, MatrixError)
     entries = []
     for name in cp.sections():
         sec = cp[name]

@@ -5,11 +5,10 @@ variant of an arch shares (toolchain, image, QEMU machine, console, base
 fragments) is the arch's (harness/arches.py); a section lists only the
 fragments it adds.
 """
-import configparser
 import dataclasses
 import os
 
-from . import acpi, arches
+from . import acpi, arches, ini
 
 
 REQUIRED = ('summary', 'arch', 'base')
@@ -107,12 +106,7 @@ def load(path, btable):
     """Return the variants of @path, in file order, as a dict by name.
     @btable ({name: bases.Base}, configs/bases.ini) gives each variant's base
     its guest fragments; a variant whose base is not in it is an error."""
-    cp = configparser.ConfigParser(interpolation=None)
-    try:
-        with open(path) as f:
-            cp.read_file(f)
-    except (OSError, configparser.Error) as e:
-        raise VariantError(f'{path}: {e}') from None
+    cp = ini.read(path, VariantError)
     return {name: _parse_section(name, cp[name], btable)
             for name in cp.sections()}
 
