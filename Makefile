@@ -140,7 +140,9 @@ soak: deps
 
 ## make fault-inject [MINUTES=5]  as make soak, with fail_page_alloc and
 ##                     failslab failing 5% of the allocating threads' page and
-##                     slab allocations: errors returned, nothing lost
+##                     slab allocations: errors returned, nothing lost; then
+##                     a boot where an area fails to activate against one
+##                     where none does: refused whole, no memory lost
 fault-inject: deps
 	@scripts/install-deps.sh python3-matplotlib
 	@$(HARNESS) soak --faults $(if $(MINUTES),--minutes $(MINUTES),)

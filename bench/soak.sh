@@ -28,9 +28,11 @@
 #                       change over the soak, summed over the areas
 #   rounds              cma_stress rounds run
 #   noresult            rounds that printed no result line
-#   leftover_pages      pages debugfs still held after the last round, given
-#                       back then (cma_stress frees everything it took: with
-#                       faults, a free whose open() failed is not retried)
+#   leftover_pages      pages debugfs still held after a round, given back
+#                       then: after the last round, and with faults after
+#                       every round, summed (cma_stress frees everything it
+#                       took; with faults, a free whose open() failed is not
+#                       retried, and the next rounds would find the area full)
 #   injected            failures fail_page_alloc and failslab injected
 [ $# -eq 3 ] || [ $# -eq 4 ] ||
 	{ echo "usage: soak SECONDS THREADS CHURN_MIB [FAIL_PERCENT]" >&2; exit 2; }
@@ -121,15 +123,19 @@ held() {
 	echo $n
 }
 
+# The page size in KiB, which BusyBox has no getconf for: CmaTotal (KiB)
+# over the areas' debugfs `count` (pages).
+page_kb() {
+	n=0
+	for a in /sys/kernel/debug/cma/*/count; do n=$((n + $(cat "$a"))); done
+	[ "$n" -gt 0 ] || { echo "soak: the CMA areas have no pages" >&2; exit 1; }
+	echo $(($(kb CmaTotal) / n))
+}
+
 # Free pages parked on the per-cpu lists, KiB: MemFree and CmaFree leave
 # them out (the zones' "count:" lines of /proc/zoneinfo, every CPU).
-# BusyBox has no getconf: the page size of the arches soak runs on.
-case $(uname -m) in
-x86_64 | i?86) page_kb=4 ;;
-*) echo "soak: page size of $(uname -m) unknown" >&2; exit 1 ;;
-esac
 pcp_kb() {
-	awk -v p=$page_kb '$1 == "count:" { n += $2 } END { print n * p }' /proc/zoneinfo
+	awk -v p="$page_kb" '$1 == "count:" { n += $2 } END { print n * p }' /proc/zoneinfo
 }
 
 state() {
@@ -146,6 +152,7 @@ for d in /sys/kernel/debug/cma /sys/kernel/mm/cma; do
 	[ -n "$(ls $d 2>/dev/null)" ] ||
 		{ echo "soak: no CMA area in $d (CMA_DEBUGFS, CMA_SYSFS, an area)" >&2; exit 1; }
 done
+page_kb=$(page_kb) || exit 1
 settle
 state before
 mem0=$(kb MemFree)
@@ -163,6 +170,7 @@ failed=0
 rounds=0
 noresult=0
 rates=0
+leftover=0
 while [ $(($(cut -d. -f1 /proc/uptime) - start)) -lt "$seconds" ]; do
 	out=$(stress)
 	t=$(($(cut -d. -f1 /proc/uptime) - start))
@@ -181,10 +189,13 @@ while [ $(($(cut -d. -f1 /proc/uptime) - start)) -lt "$seconds" ]; do
 	failed=$((failed + fails))
 	rounds=$((rounds + 1))
 	rates=$(awk -v a="$rates" -v b="$rate" 'BEGIN { print a + b }')
+	# free_leftovers' own writes are not failed: this shell is no
+	# make-it-fail task.
+	[ -z "$fail_percent" ] || leftover=$((leftover + $(free_leftovers)))
 done
 
 [ -z "$fail_percent" ] || disarm_faults
-leftover=$(free_leftovers)
+leftover=$((leftover + $(free_leftovers)))
 # churn's workers are its children: stop them all, then churn itself.
 killall churn 2>/dev/null
 sleep 1

@@ -303,7 +303,8 @@ def _bench_summary(what, fn, *args):
     mm-selftests): @fn(*args) returns its Summary."""
     from . import bench, build
     try:
-        return _finish([fn(*args)])
+        out = fn(*args)
+        return _finish(out if isinstance(out, list) else [out])
     except (bench.BenchError, build.BuildError, OSError, subprocess.CalledProcessError) as e:
         print(f'harness: {what}: {e}', file=sys.stderr)
         return 1

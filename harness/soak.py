@@ -21,6 +21,14 @@ Per kernel, one case each:
   MemFree back           with the per-cpu lists' change, within MEM_SLACK_KB
 The allocation rate of every round, over time, goes to
 bench/results/<soak|faults>-rate.png; the figures to <soak|faults>.md.
+
+make fault-inject then checks the boot-time population of ZONE_CMA with a
+failure (configs/soak.ini [population], bench/population.sh): one kernel
+with harness/faults/cma-activation-fails-7.3.patch booted with every area
+activated and with one refused. The refused boot must say so, lose no
+memory (MemTotal), lose exactly the area from CmaTotal, and leave the area
+whole: all its pageblocks MIGRATE_MOVABLE in ZONE_CMA, never half CMA;
+both boots run every cma kselftest. Figures to population.md.
 """
 import dataclasses
 import os
@@ -29,7 +37,7 @@ import re
 from . import bench, console, ktap, paths, printer, results
 
 INI = os.path.join(paths.CONFIGS, 'soak.ini')
-SOAK, FAULTS = 'soak', 'faults'
+SOAK, FAULTS, POPULATION = 'soak', 'faults', 'population'
 # Free pages that sit on per-cpu lists are not counted as free (MemFree,
 # CmaFree), and the guest cannot drain them from user space: at 1 GiB
 # they hold tens of MiB after the soak (measured: MemFree -44,316 KiB,
@@ -110,6 +118,68 @@ def judge(kernel, text, faults=False):
     return out
 
 
+_AREA = re.compile(r'^AREA (\S+) count=(\d+) used=(\d+)', re.M)
+_KSFT = re.compile(r'^KSFT (\S+) (pass|fail|skip) rc=(\d+)', re.M)
+_REFUSED = 'CMA area {} could not be activated'
+# The area configs/soak.ini's [population:refused] boot fails.
+REFUSED_AREA = 'numa1'
+
+
+def areas(text):
+    """{area: pages} of one population boot (bench/population.sh)."""
+    return {a: int(n) for a, n, _ in _AREA.findall(text)}
+
+
+def judge_population(logs, refused=REFUSED_AREA):
+    """The cases of make fault-inject's population check: @logs, the console
+    logs of the boot where every area activated and of the boot where
+    @refused failed to, of one kernel ({'activated': text, 'refused': text})."""
+    cases, fig = [], {}
+    for k in ('activated', 'refused'):
+        text = logs.get(k, '')
+        fig[k] = console.bench_figures(text)
+        m = fig[k]['metrics']
+        trouble = ([] if '_finished' in m else ['the boot did not finish']) + \
+            [line for _, line in fig[k]['splats']]
+        failed = [f'{n} rc {rc}' for n, st, rc in _KSFT.findall(text) if st == 'fail']
+        ran = len(_KSFT.findall(text))
+        why = trouble + ([f'kselftests failed: {", ".join(failed)}'] if failed else []) + \
+            ([] if ran else ['no kselftest ran'])
+        cases.append(ktap.Case(f'population {k}: finished, kselftests pass, no splat',
+                               ktap.FAIL if why else ktap.PASS, '; '.join(why)))
+    if any(c.status != ktap.PASS for c in cases):
+        return cases
+    a, r = fig['activated']['metrics'], fig['refused']['metrics']
+    before, after = areas(logs['activated']), areas(logs['refused'])
+    pages = before.get(refused, 0)
+    per_block = a['pageblock_pages']
+
+    def case(name, ok, why):
+        cases.append(ktap.Case(f'population refused: {name}', ktap.PASS if ok else ktap.FAIL,
+                               '' if ok else why))
+
+    case('the boot log says so', _REFUSED.format(refused) in logs['refused'],
+         f'no line "{_REFUSED.format(refused)}"')
+    case('the area is empty', pages > 0 and after.get(refused) == 0,
+         f'{refused}: {pages} pages when activated, count {after.get(refused)} when refused')
+    case('MemTotal unchanged', r['memtotal_kb'] == a['memtotal_kb'],
+         f'MemTotal {r["memtotal_kb"]:.0f} KiB, {a["memtotal_kb"]:.0f} KiB when activated')
+    lost = a['cmatotal_kb'] - r['cmatotal_kb']
+    case('CmaTotal down by the area', lost == pages * a['page_kb'],
+         f'CmaTotal down by {lost:.0f} KiB, the area has {pages * a["page_kb"]:.0f} KiB')
+    moved = r['zone_cma_movable_blocks']
+    case('its pageblocks movable in ZONE_CMA, the rest CMA',
+         a['zone_cma_movable_blocks'] == 0 and moved * per_block == pages and
+         r['zone_cma_cma_blocks'] + moved == a['zone_cma_cma_blocks'],
+         f'ZONE_CMA pageblocks CMA/movable: {a["zone_cma_cma_blocks"]:.0f}/'
+         f'{a["zone_cma_movable_blocks"]:.0f} activated, {r["zone_cma_cma_blocks"]:.0f}/'
+         f'{moved:.0f} refused; the area has {pages / per_block:g} pageblocks')
+    case('no CMA pageblock outside ZONE_CMA',
+         a['cma_blocks_elsewhere'] == 0 and r['cma_blocks_elsewhere'] == 0,
+         f'{a["cma_blocks_elsewhere"]:.0f} activated, {r["cma_blocks_elsewhere"]:.0f} refused')
+    return cases
+
+
 def plot(per_kernel, path):
     """Allocations per second of every round over time, one line per kernel."""
     try:
@@ -145,4 +215,17 @@ def main(btable, minutes, name=SOAK):
                os.path.join(paths.BENCH_RESULTS, name + '-rate.png'))
     if err:
         printer.step(f'{name}: no plot: {err}')
-    return results.Summary(name, cases, [])
+    summaries = [results.Summary(name, cases, [])]
+    if name == FAULTS:
+        summaries.append(population(btable))
+    return summaries
+
+
+def population(btable):
+    """make fault-inject's boot-time part: configs/soak.ini [population]."""
+    spec = bench.load(INI, None, btable)[POPULATION]
+    printer.step(f'{POPULATION}: one kernel booted with every area and with '
+                 f'{REFUSED_AREA} refused')
+    text, _, logs = bench.run_logs(spec, btable, 'make fault-inject')
+    print(text)
+    return results.Summary(POPULATION, judge_population(logs), [])

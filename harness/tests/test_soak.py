@@ -106,3 +106,57 @@ class SoakTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+def population_log(areas, figures, extra=''):
+    lines = [f'AREA {a} count={n} used=0' for a, n in areas.items()]
+    lines += ['KSFT cma_debugfs pass rc=0', 'KSFT cma_zone_layout skip rc=4']
+    lines += [f'BENCH {k}={v}' for k, v in figures.items()]
+    return ('HARNESS: userspace up at 2.0 s, mode bench\n' + extra +
+            '===HARNESS-BENCH-BEGIN===\n' + '\n'.join(lines) +
+            '\nBENCH exit_status=0\n===HARNESS-BENCH-END===\n')
+
+
+ACTIVATED = dict(memtotal_kb=1000000, cmatotal_kb=262144, page_kb=4, pageblock_pages=512,
+                 zone_cma_cma_blocks=128, zone_cma_movable_blocks=0, cma_blocks_elsewhere=0)
+REFUSED = dict(ACTIVATED, cmatotal_kb=196608, zone_cma_cma_blocks=96,
+               zone_cma_movable_blocks=32)
+AREAS = {'numa0': 16384, 'numa1': 16384, 'reserved': 32768}
+SAID = '[    0.5] cma: CMA area numa1 could not be activated\n'
+
+
+class PopulationTest(unittest.TestCase):
+    def logs(self, refused=REFUSED, areas=None, said=SAID):
+        return {'activated': population_log(AREAS, ACTIVATED),
+                'refused': population_log(areas or dict(AREAS, numa1=0), refused, said)}
+
+    def test_refused_area_left_movable_in_zone_cma_passes(self):
+        cases = soak.judge_population(self.logs())
+        self.assertEqual([c.status for c in cases], ['pass'] * 8, cases)
+
+    def test_losses_and_half_moved_areas_fail(self):
+        for change, failing in (
+                (dict(memtotal_kb=1000000 - 65536), 'MemTotal unchanged'),
+                (dict(zone_cma_movable_blocks=16, zone_cma_cma_blocks=112),
+                 'its pageblocks movable in ZONE_CMA, the rest CMA'),
+                (dict(cma_blocks_elsewhere=32), 'no CMA pageblock outside ZONE_CMA'),
+                (dict(cmatotal_kb=262144), 'CmaTotal down by the area')):
+            with self.subTest(change=change):
+                cases = soak.judge_population(self.logs(dict(REFUSED, **change)))
+                self.assertEqual([c.name for c in cases if c.status == 'fail'],
+                                 ['population refused: ' + failing])
+
+    def test_silent_refusal_fails(self):
+        cases = soak.judge_population(self.logs(said=''))
+        self.assertEqual([c.name for c in cases if c.status == 'fail'],
+                         ['population refused: the boot log says so'])
+
+    def test_failed_kselftest_or_splat_fails_the_boot(self):
+        logs = self.logs()
+        logs['refused'] = logs['refused'].replace('KSFT cma_debugfs pass rc=0',
+                                                  'KSFT cma_debugfs fail rc=1')
+        cases = soak.judge_population(logs)
+        self.assertEqual([(c.name, c.status) for c in cases],
+                         [('population activated: finished, kselftests pass, no splat', 'pass'),
+                          ('population refused: finished, kselftests pass, no splat', 'fail')])
+        self.assertIn('cma_debugfs rc 1', cases[1].reason)

@@ -1,0 +1,85 @@
+#!/bin/sh
+# population: where the pages of the CMA areas ended up after boot, then
+# every cma kselftest in /bench with its default arguments, so that a boot
+# where an area failed to activate (make fault-inject:
+# cma_fail_activation=<name>, harness/faults/cma-activation-fails-7.3.patch)
+# can be compared with a boot of the same kernel where none did.
+#
+# Per area, from debugfs (count 0: the area was refused):
+#   AREA <name> count=<pages> used=<pages>
+# Per kselftest:
+#   KSFT <name> pass|fail|skip rc=<exit status>
+# Then BENCH lines for the host:
+#   memtotal_kb             MemTotal
+#   cmatotal_kb             CmaTotal
+#   page_kb                 the page size
+#   pageblock_pages         pages per pageblock
+#   zone_cma_cma_blocks     MIGRATE_CMA pageblocks in ZONE_CMA
+#   zone_cma_movable_blocks MIGRATE_MOVABLE pageblocks in ZONE_CMA
+#   cma_blocks_elsewhere    MIGRATE_CMA pageblocks in any other zone
+#   zone_cma_movable_free_kb free pages on ZONE_CMA's movable free lists
+#   ksft_passed, ksft_failed, ksft_skipped
+kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+[ -r /proc/pagetypeinfo ] || { echo "population: no /proc/pagetypeinfo" >&2; exit 1; }
+ls /sys/kernel/debug/cma/* > /dev/null 2>&1 ||
+	{ echo "population: no CMA area in debugfs (CMA_DEBUGFS, an area)" >&2; exit 1; }
+
+pages=0
+for a in /sys/kernel/debug/cma/*; do
+	echo "AREA ${a##*/} count=$(cat "$a/count") used=$(cat "$a/used")"
+	pages=$((pages + $(cat "$a/count")))
+done
+[ "$pages" -gt 0 ] || { echo "population: every CMA area was refused" >&2; exit 1; }
+page_kb=$(($(kb CmaTotal) / pages))
+
+# /proc/pagetypeinfo: the free lists ("Node 0, zone CMA, type Movable" and
+# a count per order), then a count of pageblocks per migratetype and zone
+# under a header that names the migratetypes.
+awk -v page_kb="$page_kb" '
+/^Pages per block:/ { print "BENCH pageblock_pages=" $4 }
+$3 == "zone" && $4 == "CMA," && $6 == "Movable" {
+	for (i = 7; i <= NF; i++) free += $i * 2 ^ (i - 7)
+}
+/^Number of blocks type/ {
+	for (i = 5; i <= NF; i++) col[$i] = i
+	blocks = 1
+	next
+}
+blocks && $1 == "Node" {
+	if ($4 == "CMA") {
+		cma += $(col["CMA"]); mov += $(col["Movable"])
+	} else if ("CMA" in col) {
+		elsewhere += $(col["CMA"])
+	}
+}
+END {
+	print "BENCH zone_cma_cma_blocks=" cma + 0
+	print "BENCH zone_cma_movable_blocks=" mov + 0
+	print "BENCH cma_blocks_elsewhere=" elsewhere + 0
+	print "BENCH zone_cma_movable_free_kb=" free * page_kb
+}' /proc/pagetypeinfo
+
+passed=0
+failed=0
+skipped=0
+for t in /bench/cma_*; do
+	name=${t##*/}
+	out=$("$t" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | sed "s|^|# $name: |"
+	case $rc in
+	0) s=pass; passed=$((passed + 1)) ;;
+	4) s=skip; skipped=$((skipped + 1)) ;;
+	*) s=fail; failed=$((failed + 1)) ;;
+	esac
+	echo "KSFT $name $s rc=$rc"
+done
+
+echo "BENCH memtotal_kb=$(kb MemTotal)"
+echo "BENCH cmatotal_kb=$(kb CmaTotal)"
+echo "BENCH page_kb=$page_kb"
+echo "BENCH ksft_passed=$passed"
+echo "BENCH ksft_failed=$failed"
+echo "BENCH ksft_skipped=$skipped"
+exit 0
