@@ -6,7 +6,8 @@
 # and one line the host compares between kernels:
 #   MMTEST <name> pass|fail|skip rc=<exit status>
 # (kselftest: 0 passes, 4 skips, anything else fails; 124 is timeout's).
-# 256 MiB of 2 MiB HugeTLB pages are reserved first, as run_vmtests.sh does.
+# 256 MiB of 2 MiB HugeTLB pages are reserved first, as run_vmtests.sh does;
+# swap on zram (configs/mm-selftests.ini) is set up before the script runs.
 per_test=${MM_TEST_TIMEOUT:-300}
 passed=0
 failed=0
@@ -51,17 +52,6 @@ gigantic() {
 	[ "$got" = 1 ] && [ "$(cat $f)" = 0 ]
 }
 
-# 256 MiB of swap on zram, so the swap-out and swap-in cases of cow and
-# khugepaged run instead of skipping or failing.
-swap_on() {
-	[ -e /sys/class/zram-control ] || [ -e /sys/block/zram0 ] ||
-		{ echo "# swap: no zram (CONFIG_ZRAM)"; return; }
-	echo 268435456 > /sys/block/zram0/disksize &&
-		mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 &&
-		echo "# swap: $(awk '$1 == "SwapTotal:" { print $2 }' /proc/meminfo) KiB on zram0"
-}
-
-swap_on
 echo 128 > /proc/sys/vm/nr_hugepages
 echo "# nr_hugepages: $(cat /proc/sys/vm/nr_hugepages)"
 cd /bench || exit 1
