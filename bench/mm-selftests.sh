@@ -1,8 +1,8 @@
 #!/bin/sh
 # mm-selftests: a fixed list of the mm kselftests of the tree, plus the
-# memory hotplug test and a gigantic-page allocation from hugetlb_cma,
-# run one after another, each with the arguments tools/testing/selftests/
-# mm/run_vmtests.sh gives it. For each, its output prefixed "# <name>: "
+# memory hotplug test and a gigantic-page allocation from hugetlb_cma
+# (alone, then under memory churn), run one after another, each with the
+# arguments tools/testing/selftests/mm/run_vmtests.sh gives it. For each, its output prefixed "# <name>: "
 # and one line the host compares between kernels:
 #   MMTEST <name> pass|fail|skip rc=<exit status>
 # (kselftest: 0 passes, 4 skips, anything else fails; 124 is timeout's).
@@ -52,6 +52,23 @@ gigantic() {
 	[ "$got" = 1 ] && [ "$(cat $f)" = 0 ]
 }
 
+# The same while two processes keep 512 MiB of anonymous memory each and
+# replace it without end (bench/churn.c): the allocation has to migrate
+# their pages out of the area while more keep coming.
+gigantic_under_pressure() {
+	/bench/churn 2 512 1000000 > /dev/null 2>&1 &
+	churn=$!
+	sleep 30
+	awk '$1 == "CmaTotal:" || $1 == "CmaFree:" || $1 == "MemFree:"' /proc/meminfo
+	gigantic
+	rc=$?
+	killall churn 2> /dev/null
+	sleep 1
+	killall -9 churn 2> /dev/null
+	wait "$churn"
+	return $rc
+}
+
 echo 128 > /proc/sys/vm/nr_hugepages
 echo "# nr_hugepages: $(cat /proc/sys/vm/nr_hugepages)"
 cd /bench || exit 1
@@ -73,6 +90,7 @@ run khugepaged-s2 ./khugepaged -s 2
 run split_huge_page_test ./split_huge_page_test
 echo 0 > /proc/sys/vm/nr_hugepages
 run_fn hugetlb_cma-gigantic gigantic
+run_fn hugetlb_cma-gigantic-churn gigantic_under_pressure
 # mem-on-off-test.sh is bash; busybox sh runs it once $UID is set.
 run mem-on-off-test env UID=0 sh ./mem-on-off-test.sh
 echo "BENCH passed=$passed"
