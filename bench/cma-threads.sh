@@ -17,15 +17,7 @@ for t in "$@"; do
 	*usage:*) out=$(/bench/cma_stress -t "$t" -d "$seconds" 2>&1) ;;
 	esac
 	printf '%s\n' "$out" | sed "s/^/# t$t: /"
-	printf '%s\n' "$out" | awk -v t="$t" '
-		/allocations \(.*\/s\), .* pages, .* failed/ {
-			rate = $4; gsub(/[(\/s),]/, "", rate)
-			printf "BENCH t%s_allocs_per_s=%s\nBENCH t%s_failed=%s\n", t, rate, t, $(NF - 1)
-		}
-		/busy retries \(.* per allocation\)/ {
-			r = $5; gsub(/\(/, "", r)
-			printf "BENCH t%s_retries=%s\n", t, r
-		}'
+	printf '%s\n' "$out" | /bench/stress-figures "t${t}_" | sed 's/^/BENCH /'
 done
 # Failed allocations are figures here, not an error of the workload.
 exit 0

@@ -174,9 +174,9 @@ leftover=0
 while [ $(($(cut -d. -f1 /proc/uptime) - start)) -lt "$seconds" ]; do
 	out=$(stress)
 	t=$(($(cut -d. -f1 /proc/uptime) - start))
-	line=$(printf '%s\n' "$out" | grep 'allocations (.*/s), .* pages, .* failed' | tail -n 1)
-	rate=$(echo "$line" | sed -n 's/.*allocations (\([0-9.]*\)\/s).*/\1/p')
-	fails=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
+	fig=$(printf '%s\n' "$out" | /bench/stress-figures)
+	rate=$(printf '%s\n' "$fig" | sed -n 's/^allocs_per_s=//p')
+	fails=$(printf '%s\n' "$fig" | sed -n 's/^failed=//p')
 	if [ -z "$rate" ] || [ -z "$fails" ]; then
 		printf '%s\n' "$out" | sed 's/^/# cma_stress: /'
 		echo "SOAK t=$t round without a result"

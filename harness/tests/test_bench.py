@@ -1,4 +1,5 @@
 import os
+import subprocess
 import tempfile
 import unittest
 
@@ -214,3 +215,27 @@ class BenchPathsTest(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class StressFiguresTest(unittest.TestCase):
+    """bench/stress-figures.sh on cma_stress output from a make bench log."""
+    SCRIPT = os.path.join(paths.ROOT, 'bench', 'stress-figures.sh')
+
+    def figures(self, text, prefix=''):
+        return subprocess.run(['sh', self.SCRIPT, prefix], input=text, text=True,
+                              capture_output=True, check=True).stdout.split()
+
+    def test_series_run(self):
+        out = ('# cma_stress: 16 threads on the 128 MiB area for 6 s\n'
+               '# 36939 allocations (6136.2/s), 8226953 pages, 0 failed\n'
+               '# 0 busy retries (0.000 per allocation)\n'
+               'ok 1 cma_stress\n')
+        self.assertEqual(self.figures(out, 't16_'),
+                         ['t16_allocs_per_s=6136.2', 't16_failed=0', 't16_retries=0.000'])
+
+    def test_base_run_has_no_retries(self):
+        self.assertEqual(self.figures('# 24343 allocations (4030.7/s), 5409992 pages, 3 failed\n'),
+                         ['allocs_per_s=4030.7', 'failed=3'])
+
+    def test_no_result_prints_nothing(self):
+        self.assertEqual(self.figures('Bail out! no CMA area\n'), [])
