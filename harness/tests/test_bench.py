@@ -226,10 +226,8 @@ class StressFiguresTest(unittest.TestCase):
                               capture_output=True, check=True).stdout.split()
 
     def test_series_run(self):
-        out = ('# cma_stress: 16 threads on the 128 MiB area for 6 s\n'
-               '# 36939 allocations (6136.2/s), 8226953 pages, 0 failed\n'
-               '# 0 busy retries (0.000 per allocation)\n'
-               'ok 1 cma_stress\n')
+        out = ('# 36939 allocations (6136.2/s), 8226953 pages, 0 failed\n'
+               '# 0 busy retries (0.000 per allocation)\n')
         self.assertEqual(self.figures(out, 't16_'),
                          ['t16_allocs_per_s=6136.2', 't16_failed=0', 't16_retries=0.000'])
 
