@@ -143,9 +143,11 @@ soak: deps
 ##                     slab allocations: errors returned, nothing lost; then
 ##                     a boot where an area fails to activate against one
 ##                     where none does: refused whole, no memory lost
+##                     (ONLY=population: that boot check alone)
 fault-inject: deps
+	@$(if $(filter-out population,$(ONLY)),echo "make fault-inject: unknown ONLY=$(ONLY) (only ONLY=population)" >&2; exit 2,true)
 	@scripts/install-deps.sh python3-matplotlib
-	@$(HARNESS) soak --faults $(if $(MINUTES),--minutes $(MINUTES),)
+	@$(HARNESS) soak --faults $(if $(MINUTES),--minutes $(MINUTES),) $(if $(filter population,$(ONLY)),--population-only,)
 
 ## make bench [B=name] [RUNS=n]  base and series side by side: bench/results/
 ##                     (each benchmark names its base in bench/benchmarks.ini)

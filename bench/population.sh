@@ -5,7 +5,7 @@
 # cma_fail_activation=<name>, harness/faults/cma-activation-fails-7.3.patch)
 # can be compared with a boot of the same kernel where none did.
 #
-# Per area, from debugfs (count 0: the area was refused):
+# Per area, from debugfs (7.3 lists only the areas it activated):
 #   AREA <name> count=<pages> used=<pages>
 # Per kselftest:
 #   KSFT <name> pass|fail|skip rc=<exit status>
@@ -39,7 +39,8 @@ page_kb=$(($(kb CmaTotal) / pages))
 awk -v page_kb="$page_kb" '
 /^Pages per block:/ { print "BENCH pageblock_pages=" $4 }
 $3 == "zone" && $4 == "CMA," && $6 == "Movable" {
-	for (i = 7; i <= NF; i++) free += $i * 2 ^ (i - 7)
+	# BusyBox awk has no "^": the block size of each order by doubling.
+	for (i = 7, n = 1; i <= NF; i++) { free += $i * n; n *= 2 }
 }
 /^Number of blocks type/ {
 	for (i = 5; i <= NF; i++) col[$i] = i

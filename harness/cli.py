@@ -104,6 +104,8 @@ def parser():
     p.add_argument('--faults', action='store_true',
                    help='inject page and slab allocation failures (fail_page_alloc, '
                    'failslab) into the allocating threads')
+    p.add_argument('--population-only', action='store_true',
+                   help='with --faults: only the boot where an area fails to activate')
     p = sub.add_parser('bench', help='base and series side by side')
     p.add_argument('benchmarks', nargs='*', help='benchmark names (default: all)')
     p.add_argument('--runs', type=_positive_int, help='boots per kernel')
@@ -318,6 +320,10 @@ def cmd_mm_selftests(args, btable, table):
 def cmd_soak(args, btable, table):
     from . import soak
     name = soak.FAULTS if args.faults else soak.SOAK
+    if args.population_only:
+        if not args.faults or args.minutes:
+            raise UsageError('--population-only goes with --faults and no --minutes')
+        return _bench_summary(soak.POPULATION, soak.population, btable)
     return _bench_summary(name, soak.main, btable,
                           args.minutes or (5 if args.faults else 10), name)
 

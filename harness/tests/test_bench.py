@@ -213,9 +213,6 @@ class BenchPathsTest(unittest.TestCase):
         self.assertEqual(rep['data']['kernels']['base']['qemu'][-1], 'build/out/k/bzImage')
 
 
-if __name__ == '__main__':
-    unittest.main()
-
 
 class StressFiguresTest(unittest.TestCase):
     """bench/stress-figures.sh on cma_stress output from a make bench log."""
@@ -237,3 +234,7 @@ class StressFiguresTest(unittest.TestCase):
 
     def test_no_result_prints_nothing(self):
         self.assertEqual(self.figures('Bail out! no CMA area\n'), [])
+
+
+if __name__ == '__main__':
+    unittest.main()
