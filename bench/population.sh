@@ -37,7 +37,9 @@ page_kb=$(($(kb CmaTotal) / pages))
 # a count per order), then a count of pageblocks per migratetype and zone
 # under a header that names the migratetypes.
 awk -v page_kb="$page_kb" '
-/^Pages per block:/ { print "BENCH pageblock_pages=" $4 }
+# Printed once per node: the free lists, then the pageblock counts.
+/^Pages per block:/ { pages_per_block = $4 }
+/^Free pages count/ { blocks = 0 }
 $3 == "zone" && $4 == "CMA," && $6 == "Movable" {
 	# BusyBox awk has no "^": the block size of each order by doubling.
 	for (i = 7, n = 1; i <= NF; i++) { free += $i * n; n *= 2 }
@@ -55,6 +57,7 @@ blocks && $1 == "Node" {
 	}
 }
 END {
+	print "BENCH pageblock_pages=" pages_per_block
 	print "BENCH zone_cma_cma_blocks=" cma + 0
 	print "BENCH zone_cma_movable_blocks=" mov + 0
 	print "BENCH cma_blocks_elsewhere=" elsewhere + 0
