@@ -1,4 +1,5 @@
 """soak: rounds, and the verdict on one kernel's soak."""
+import os
 import unittest
 
 from harness import bases, paths, soak
@@ -158,6 +159,35 @@ class PopulationTest(unittest.TestCase):
                          [('population activated: finished, kselftests pass, no splat', 'pass'),
                           ('population refused: finished, kselftests pass, no splat', 'fail')])
         self.assertIn('cma_debugfs rc 1', cases[1].reason)
+
+
+class PopulationRealLogTest(unittest.TestCase):
+    """The two boots of make fault-inject ONLY=population, 2026-12-02."""
+    DATA = os.path.join(os.path.dirname(__file__), 'data')
+
+    def logs(self):
+        out = {}
+        for k in ('activated', 'refused'):
+            with open(os.path.join(self.DATA, f'console-population-{k}.log')) as f:
+                out[k] = f.read()
+        return out
+
+    def test_refusal_left_nothing_half_moved(self):
+        logs = self.logs()
+        self.assertEqual(soak.areas(logs['activated']),
+                         {'numa0': 16384, 'numa1': 16384, 'reserved': 32768})
+        self.assertEqual(soak.areas(logs['refused']), {'numa0': 16384, 'reserved': 32768})
+        cases = soak.judge_population(logs)
+        self.assertEqual([c.status for c in cases], ['pass'] * 8,
+                         [(c.name, c.reason) for c in cases if c.status != 'pass'])
+
+    def test_half_moved_area_would_fail(self):
+        logs = self.logs()
+        logs['refused'] = logs['refused'].replace('BENCH zone_cma_movable_blocks=32',
+                                                  'BENCH zone_cma_movable_blocks=31')
+        failed = [c.name for c in soak.judge_population(logs) if c.status == 'fail']
+        self.assertEqual(failed,
+                         ['population refused: its pageblocks movable in ZONE_CMA, the rest CMA'])
 
 
 if __name__ == '__main__':
