@@ -1,7 +1,8 @@
 #!/bin/sh
 # mm-selftests: a fixed list of the mm kselftests of the tree, plus the
 # memory hotplug test and a gigantic-page allocation from hugetlb_cma
-# (alone, then under memory churn), run one after another, each with the
+# (alone, then under memory churn) and one from outside every area, run
+# one after another, each with the
 # arguments tools/testing/selftests/mm/run_vmtests.sh gives it. For each, its output prefixed "# <name>: "
 # and one line the host compares between kernels:
 #   MMTEST <name> pass|fail|skip rc=<exit status>
@@ -69,6 +70,22 @@ gigantic_under_pressure() {
 	return $rc
 }
 
+# Two 1 GiB pages where hugetlb_cma holds one: the second comes from
+# outside every area (alloc_contig_pages() over the zones, which must skip
+# the MIGRATE_CMA pageblocks of the other areas); CmaFree may drop by the
+# first only.
+gigantic_outside() {
+	f=/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages
+	[ -w $f ] || { echo "no 1 GiB HugeTLB pages"; return 4; }
+	cma0=$(awk '$1 == "CmaFree:" { print $2 }' /proc/meminfo)
+	echo 2 > $f
+	got=$(cat $f)
+	cma1=$(awk '$1 == "CmaFree:" { print $2 }' /proc/meminfo)
+	echo 0 > $f
+	echo "allocated $got of 2, CmaFree $cma0 -> $cma1 kB, $(cat $f) left after freeing"
+	[ "$got" = 2 ] && [ "$(cat $f)" = 0 ] && [ $((cma0 - cma1)) -le 1048576 ]
+}
+
 echo 128 > /proc/sys/vm/nr_hugepages
 echo "# nr_hugepages: $(cat /proc/sys/vm/nr_hugepages)"
 cd /bench || exit 1
@@ -91,6 +108,7 @@ run split_huge_page_test ./split_huge_page_test
 echo 0 > /proc/sys/vm/nr_hugepages
 run_fn hugetlb_cma-gigantic gigantic
 run_fn hugetlb_cma-gigantic-churn gigantic_under_pressure
+run_fn hugetlb-gigantic-outside gigantic_outside
 # mem-on-off-test.sh is bash; busybox sh runs it once $UID is set.
 run mem-on-off-test env UID=0 sh ./mem-on-off-test.sh
 echo "BENCH passed=$passed"
