@@ -1,10 +1,10 @@
 #!/bin/sh
 # mm-selftests: a fixed list of the mm kselftests of the tree, plus the
-# memory hotplug test and a gigantic-page allocation from hugetlb_cma
-# (alone, then under memory churn) and one from outside every area, run
-# one after another, each with the
-# arguments tools/testing/selftests/mm/run_vmtests.sh gives it. For each, its output prefixed "# <name>: "
-# and one line the host compares between kernels:
+# memory hotplug test and 1 GiB pages from hugetlb_cma (alone, then under
+# memory churn) and from outside every area, run one after another, each
+# with the arguments tools/testing/selftests/mm/run_vmtests.sh gives it.
+# For each, its output prefixed "# <name>: " and one line the host
+# compares between kernels:
 #   MMTEST <name> pass|fail|skip rc=<exit status>
 # (kselftest: 0 passes, 4 skips, anything else fails; 124 is timeout's).
 # 256 MiB of 2 MiB HugeTLB pages are reserved first, as run_vmtests.sh does;
