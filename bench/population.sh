@@ -18,7 +18,6 @@
 #   zone_cma_movable_blocks MIGRATE_MOVABLE pageblocks in ZONE_CMA
 #   cma_blocks_elsewhere    MIGRATE_CMA pageblocks in any other zone
 #   zone_cma_movable_free_kb free pages on ZONE_CMA's movable free lists
-#   ksft_passed, ksft_failed, ksft_skipped
 kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
 [ -r /proc/pagetypeinfo ] || { echo "population: no /proc/pagetypeinfo" >&2; exit 1; }
@@ -64,26 +63,17 @@ END {
 	print "BENCH zone_cma_movable_free_kb=" free * page_kb
 }' /proc/pagetypeinfo
 
-passed=0
-failed=0
-skipped=0
 for t in /bench/cma_*; do
 	name=${t##*/}
 	out=$("$t" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" | sed "s|^|# $name: |"
-	case $rc in
-	0) s=pass; passed=$((passed + 1)) ;;
-	4) s=skip; skipped=$((skipped + 1)) ;;
-	*) s=fail; failed=$((failed + 1)) ;;
-	esac
+	# kselftest exit codes: 0 passes, 4 skips (KSFT_SKIP).
+	case $rc in 0) s=pass ;; 4) s=skip ;; *) s=fail ;; esac
 	echo "KSFT $name $s rc=$rc"
 done
 
 echo "BENCH memtotal_kb=$(kb MemTotal)"
 echo "BENCH cmatotal_kb=$(kb CmaTotal)"
 echo "BENCH page_kb=$page_kb"
-echo "BENCH ksft_passed=$passed"
-echo "BENCH ksft_failed=$failed"
-echo "BENCH ksft_skipped=$skipped"
 exit 0
