@@ -116,7 +116,8 @@ def population_log(areas, figures, extra=''):
 
 
 ACTIVATED = dict(memtotal_kb=1000000, cmatotal_kb=262144, page_kb=4, pageblock_pages=512,
-                 zone_cma_cma_blocks=128, zone_cma_movable_blocks=0, cma_blocks_elsewhere=0)
+                 zone_cma_cma_blocks=128, zone_cma_movable_blocks=0, cma_blocks_elsewhere=0,
+                 zone_cma_movable_free_kb=0)
 REFUSED = dict(ACTIVATED, cmatotal_kb=196608, zone_cma_cma_blocks=96,
                zone_cma_movable_blocks=32)
 AREAS = {'numa0': 16384, 'numa1': 16384, 'reserved': 32768}
@@ -144,6 +145,13 @@ class PopulationTest(unittest.TestCase):
                 cases = soak.judge_population(self.logs(dict(REFUSED, **change)))
                 self.assertEqual([c.name for c in cases if c.status == 'fail'],
                                  ['population refused: ' + failing])
+
+    def test_missing_figures_fail_without_a_crash(self):
+        logs = self.logs()
+        logs['refused'] = logs['refused'].replace('BENCH zone_cma_movable_blocks=32\n', '')
+        cases = soak.judge_population(logs)
+        self.assertEqual(cases[1].status, 'fail')
+        self.assertIn('no figure zone_cma_movable_blocks', cases[1].reason)
 
     def test_silent_refusal_fails(self):
         cases = soak.judge_population(self.logs(said=''))
