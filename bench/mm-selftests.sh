@@ -14,7 +14,7 @@ passed=0
 failed=0
 skipped=0
 
-# run NAME PROGRAM ARGS...: PROGRAM under timeout. run_fn NAME FUNCTION:
+# run NAME PROGRAM ARGS...: PROGRAM under timeout. run_fn NAME FUNCTION ARGS...:
 # a function of this script (no timeout).
 run() {
 	name=$1
@@ -24,8 +24,10 @@ run() {
 }
 
 run_fn() {
-	out=$("$2" 2>&1)
-	report "$1" $? "$out"
+	name=$1
+	shift
+	out=$("$@" 2>&1)
+	report "$name" $? "$out"
 }
 
 report() {
@@ -40,17 +42,24 @@ report() {
 	echo "MMTEST $name $s rc=$rc"
 }
 
-# A 1 GiB gigantic page from the hugetlb_cma area (x86_64: needs
-# hugetlb_cma= on the command line and 1 GiB pages in the CPU): allocate
-# one, check it came, free it.
+# gigantic N: N 1 GiB pages (x86_64: needs hugetlb_cma= on the command
+# line and 1 GiB pages in the CPU), where the hugetlb_cma area holds one:
+# allocate them, check they came, free them. With N > 1 the others come
+# from outside every area (alloc_contig_pages() over the zones, which must
+# skip the MIGRATE_CMA pageblocks of the other areas): CmaFree may drop by
+# the first only.
 gigantic() {
+	n=$1
 	f=/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages
 	[ -w $f ] || { echo "no 1 GiB HugeTLB pages"; return 4; }
-	echo 1 > $f
+	cma0=$(awk '$1 == "CmaFree:" { print $2 }' /proc/meminfo)
+	echo "$n" > $f
 	got=$(cat $f)
+	cma1=$(awk '$1 == "CmaFree:" { print $2 }' /proc/meminfo)
 	echo 0 > $f
-	echo "allocated $got of 1, $(cat $f) left after freeing"
-	[ "$got" = 1 ] && [ "$(cat $f)" = 0 ]
+	echo "allocated $got of $n, CmaFree $cma0 -> $cma1 kB, $(cat $f) left after freeing"
+	[ "$got" = "$n" ] && [ "$(cat $f)" = 0 ] &&
+		{ [ "$n" = 1 ] || [ $((cma0 - cma1)) -le 1048576 ]; }
 }
 
 # The same while two processes keep 512 MiB of anonymous memory each and
@@ -61,29 +70,13 @@ gigantic_under_pressure() {
 	churn=$!
 	sleep 30
 	awk '$1 == "CmaTotal:" || $1 == "CmaFree:" || $1 == "MemFree:"' /proc/meminfo
-	gigantic
+	gigantic 1
 	rc=$?
 	killall churn 2> /dev/null
 	sleep 1
 	killall -9 churn 2> /dev/null
 	wait "$churn"
 	return $rc
-}
-
-# Two 1 GiB pages where hugetlb_cma holds one: the second comes from
-# outside every area (alloc_contig_pages() over the zones, which must skip
-# the MIGRATE_CMA pageblocks of the other areas); CmaFree may drop by the
-# first only.
-gigantic_outside() {
-	f=/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages
-	[ -w $f ] || { echo "no 1 GiB HugeTLB pages"; return 4; }
-	cma0=$(awk '$1 == "CmaFree:" { print $2 }' /proc/meminfo)
-	echo 2 > $f
-	got=$(cat $f)
-	cma1=$(awk '$1 == "CmaFree:" { print $2 }' /proc/meminfo)
-	echo 0 > $f
-	echo "allocated $got of 2, CmaFree $cma0 -> $cma1 kB, $(cat $f) left after freeing"
-	[ "$got" = 2 ] && [ "$(cat $f)" = 0 ] && [ $((cma0 - cma1)) -le 1048576 ]
 }
 
 echo 128 > /proc/sys/vm/nr_hugepages
@@ -106,9 +99,9 @@ run khugepaged ./khugepaged
 run khugepaged-s2 ./khugepaged -s 2
 run split_huge_page_test ./split_huge_page_test
 echo 0 > /proc/sys/vm/nr_hugepages
-run_fn hugetlb_cma-gigantic gigantic
+run_fn hugetlb_cma-gigantic gigantic 1
 run_fn hugetlb_cma-gigantic-churn gigantic_under_pressure
-run_fn hugetlb-gigantic-outside gigantic_outside
+run_fn hugetlb-gigantic-outside gigantic 2
 # mem-on-off-test.sh is bash; busybox sh runs it once $UID is set.
 run mem-on-off-test env UID=0 sh ./mem-on-off-test.sh
 echo "BENCH passed=$passed"
