@@ -18,19 +18,16 @@
 #   zone_cma_movable_blocks MIGRATE_MOVABLE pageblocks in ZONE_CMA
 #   cma_blocks_elsewhere    MIGRATE_CMA pageblocks in any other zone
 #   zone_cma_movable_free_kb free pages on ZONE_CMA's movable free lists
-kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+. /bench/cma-lib
 
 [ -r /proc/pagetypeinfo ] || { echo "population: no /proc/pagetypeinfo" >&2; exit 1; }
 ls /sys/kernel/debug/cma/* > /dev/null 2>&1 ||
 	{ echo "population: no CMA area in debugfs (CMA_DEBUGFS, an area)" >&2; exit 1; }
 
-pages=0
 for a in /sys/kernel/debug/cma/*; do
 	echo "AREA ${a##*/} count=$(cat "$a/count") used=$(cat "$a/used")"
-	pages=$((pages + $(cat "$a/count")))
 done
-[ "$pages" -gt 0 ] || { echo "population: every CMA area was refused" >&2; exit 1; }
-page_kb=$(($(kb CmaTotal) / pages))
+page_kb=$(cma_page_kb) || { echo "population: every CMA area was refused" >&2; exit 1; }
 
 # /proc/pagetypeinfo: the free lists ("Node 0, zone CMA, type Movable" and
 # a count per order), then a count of pageblocks per migratetype and zone

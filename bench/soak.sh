@@ -106,7 +106,7 @@ free_leftovers() {
 	echo $n
 }
 
-kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+. /bench/cma-lib
 
 # Sums over the areas: used pages (debugfs) and allocated minus released
 # pages (sysfs).
@@ -121,15 +121,6 @@ held() {
 		n=$((n + $(cat "$a/alloc_pages_success") - $(cat "$a/release_pages_success")))
 	done
 	echo $n
-}
-
-# The page size in KiB, which BusyBox has no getconf for: CmaTotal (KiB)
-# over the areas' debugfs `count` (pages).
-page_kb() {
-	n=0
-	for a in /sys/kernel/debug/cma/*/count; do n=$((n + $(cat "$a"))); done
-	[ "$n" -gt 0 ] || { echo "soak: the CMA areas have no pages" >&2; exit 1; }
-	echo $(($(kb CmaTotal) / n))
 }
 
 # Free pages parked on the per-cpu lists, KiB: MemFree and CmaFree leave
@@ -152,7 +143,7 @@ for d in /sys/kernel/debug/cma /sys/kernel/mm/cma; do
 	[ -n "$(ls $d 2>/dev/null)" ] ||
 		{ echo "soak: no CMA area in $d (CMA_DEBUGFS, CMA_SYSFS, an area)" >&2; exit 1; }
 done
-page_kb=$(page_kb) || exit 1
+page_kb=$(cma_page_kb) || exit 1
 settle
 state before
 mem0=$(kb MemFree)
