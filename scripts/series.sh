@@ -206,8 +206,11 @@ export_series() {
 	git -C "$tree" config "branch.$branch.description" "$(cat "$cover_src")"
 	vflag=
 	[ "$version" -gt 1 ] && vflag="-v$version"
+	# --abbrev: index lines of one length, not one that grows with the
+	# tree's object count, so an export from a freshly made tree of the
+	# same commits changes no patch.
 	git -C "$tree" -c user.name="$ename" -c user.email="$eemail" format-patch -q $vflag \
-		--cover-letter --cover-from-description=subject --zero-commit --no-signature \
+		--abbrev=9 --cover-letter --cover-from-description=subject --zero-commit --no-signature \
 		--subject-prefix=PATCH -o "$tmp" base..HEAD
 	# Version prefixes (v2-0001-...) are dropped from the file names so
 	# the patch folder keeps stable names; the subjects carry the version.
