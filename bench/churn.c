@@ -6,15 +6,21 @@
  * of it. All workers first build their ring and wait for each other, so
  * the working set of all of them together stays at WORKERS * MIB while
  * the page allocator keeps serving new pages. Prints the elapsed time
- * from the start of the passes to the last exit.
+ * from the start of the passes to the last exit. With NODE, the workers'
+ * memory is bound to that NUMA node (MPOL_BIND), to fill the zones of one
+ * node, for instance the one holding a hugetlb_cma area.
  *
- *   churn WORKERS MIB PASSES
+ *   churn WORKERS MIB PASSES [NODE]
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/mempolicy.h>
 
 #include "bench.h"
 
@@ -35,6 +41,32 @@ static char *new_chunk(long page)
 	for (i = 0; i < len; i += page)
 		p[i] = 1;
 	return p;
+}
+
+#define MAX_NODES	256	/* the nodes bind_to_node() has bits for */
+
+/* @s as a node number, or exit 2: node 0 is one, unlike parse_positive(). */
+static long parse_node(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*s == '\0' || *end != '\0' || v < 0 || v >= MAX_NODES) {
+		fprintf(stderr, "churn: NODE must be 0 to %d, not '%s'\n",
+			MAX_NODES - 1, s);
+		exit(2);
+	}
+	return v;
+}
+
+/* Bind this process's memory to @node; -1 with errno when refused. */
+static int bind_to_node(long node)
+{
+	unsigned long mask[MAX_NODES / (8 * sizeof(unsigned long))] = { 0 };
+	long bits = 8 * sizeof(unsigned long);
+
+	mask[node / bits] = 1UL << (node % bits);
+	return syscall(SYS_set_mempolicy, MPOL_BIND, mask, 8 * sizeof(mask));
 }
 
 /*
@@ -71,8 +103,8 @@ int main(int argc, char **argv)
 	double start;
 	char c;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: churn WORKERS MIB PASSES\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: churn WORKERS MIB PASSES [NODE]\n");
 		return 2;
 	}
 	workers = parse_positive("churn", argv[1], "WORKERS");
@@ -80,6 +112,12 @@ int main(int argc, char **argv)
 	passes = parse_positive("churn", argv[3], "PASSES");
 	if (mib < CHUNK_MIB) {
 		fprintf(stderr, "churn: MIB must be at least %d\n", CHUNK_MIB);
+		return 2;
+	}
+	/* Forked workers inherit the policy. */
+	if (argc == 5 && bind_to_node(parse_node(argv[4]))) {
+		fprintf(stderr, "churn: binding to node %s: %s\n", argv[4],
+			strerror(errno));
 		return 2;
 	}
 	if (pipe(ready) || pipe(go)) {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # mm-selftests: a fixed list of the mm kselftests of the tree, plus the
-# memory hotplug test and 1 GiB pages from hugetlb_cma (alone, then under
-# memory churn) and from outside every area, run one after another, each
+# memory hotplug test and 1 GiB pages from hugetlb_cma (alone, under memory
+# churn, and with the area mostly full of churning user pages) and from
+# outside every area, run one after another, each
 # with the arguments tools/testing/selftests/mm/run_vmtests.sh gives it.
 # For each, its output prefixed "# <name>: " and one line the host
 # compares between kernels:
@@ -62,11 +63,14 @@ gigantic() {
 		{ [ "$n" = 1 ] || [ $((cma0 - cma1)) -le 1048576 ]; }
 }
 
-# The same while two processes keep 512 MiB of anonymous memory each and
-# replace it without end (bench/churn.c): the allocation has to migrate
-# their pages out of the area while more keep coming.
-gigantic_under_pressure() {
-	/bench/churn 2 512 1000000 > /dev/null 2>&1 &
+# gigantic_under_churn MIB [NODE]: gigantic 1 while two processes keep MIB
+# MiB of anonymous memory each, bound to NODE when given, and replace it
+# without end (bench/churn.c): the allocation has to migrate their pages
+# out of the area while more keep coming. Bound to the hugetlb_cma area's
+# node with more than the area, they fill most of it on the series (user
+# pages go to ZONE_CMA first), a part of it on the base.
+gigantic_under_churn() {
+	/bench/churn 2 "$@" 1000000 > /dev/null 2>&1 &
 	churn=$!
 	sleep 30
 	awk '$1 == "CmaTotal:" || $1 == "CmaFree:" || $1 == "MemFree:"' /proc/meminfo
@@ -100,7 +104,8 @@ run khugepaged-s2 ./khugepaged -s 2
 run split_huge_page_test ./split_huge_page_test
 echo 0 > /proc/sys/vm/nr_hugepages
 run_fn hugetlb_cma-gigantic gigantic 1
-run_fn hugetlb_cma-gigantic-churn gigantic_under_pressure
+run_fn hugetlb_cma-gigantic-churn gigantic_under_churn 512
+run_fn hugetlb_cma-gigantic-full gigantic_under_churn 768 1
 run_fn hugetlb-gigantic-outside gigantic 2
 # mem-on-off-test.sh is bash; busybox sh runs it once $UID is set.
 run mem-on-off-test env UID=0 sh ./mem-on-off-test.sh
