@@ -83,6 +83,11 @@ VMSTAT_SUMS = {
                    'allocstall_movable', 'allocstall_highmem',
                    'allocstall_device', 'allocstall_cma'),
     'pgscan': ('pgscan_kswapd', 'pgscan_direct', 'pgscan_khugepaged'),
+    # LRU folios reclaim passed over because their zone is above the
+    # request's highest zone; pgscan counts them too.
+    'pgskip': ('pgskip_dma', 'pgskip_dma32', 'pgskip_normal',
+               'pgskip_highmem', 'pgskip_movable', 'pgskip_device',
+               'pgskip_cma'),
     'pgsteal': ('pgsteal_kswapd', 'pgsteal_direct', 'pgsteal_khugepaged'),
     'compact_stall': ('compact_stall',),
     'compact_scanned': ('compact_migrate_scanned', 'compact_free_scanned'),

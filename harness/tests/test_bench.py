@@ -21,6 +21,7 @@ VMSTAT allocstall_normal 3
 VMSTAT allocstall_movable 4
 VMSTAT pgscan_kswapd 10
 VMSTAT pgscan_direct 5
+VMSTAT pgskip_cma 4
 BENCH exit_status=0
 ===HARNESS-BENCH-END===
 """
@@ -36,6 +37,7 @@ class BenchParseTest(unittest.TestCase):
         self.assertEqual(m['pswpin'], 0)
         self.assertEqual(m['allocstall'], 7)
         self.assertEqual(m['pgscan'], 15)
+        self.assertEqual(m['pgskip'], 4)
         self.assertEqual([s['MemFree'] for s in r['samples']], [900000, 100000])
         self.assertEqual(r['splats'], [])
 
