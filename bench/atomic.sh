@@ -1,0 +1,71 @@
+#!/bin/sh
+# atomic WORKERS MIB PASSES HZ BATCH RING ORDER: unmovable atomic
+# allocations under a storm of movable ones (seed 000's third problem: free
+# pages that are all CMA cannot serve an atomic request).
+#
+# The atomic side is harness/faults/atomic-probe-7.3.patch, a stand-in for
+# a network driver's receive ring: an hrtimer in softirq context allocates
+# BATCH pages of ORDER with GFP_ATOMIC HZ times a second, holds the newest
+# RING of them and frees the oldest. The movable side is bench/churn.c:
+# WORKERS processes hold MIB MiB of anonymous memory each and replace it
+# PASSES times. Every 0.1 s the largest zone an atomic request may use (not
+# CMA, not Movable) is compared with its low watermark, below which kswapd
+# should be restoring it. BENCH lines:
+#   atomic_attempts       atomic allocations tried
+#   atomic_failed         of which failed
+#   below_low_s           time that zone spent below its low watermark
+#   longest_below_low_s   the longest stretch of it: how long kswapd took
+#                         at worst to bring the zone back
+#   min_free_kb           the lowest free memory seen in that zone
+#   elapsed_s             the churn's time for its passes
+[ $# -eq 7 ] || { echo "usage: atomic WORKERS MIB PASSES HZ BATCH RING ORDER" >&2; exit 2; }
+probe=/sys/kernel/debug/atomic_probe
+[ -w $probe/run ] ||
+	{ echo "atomic: no $probe: the kernel needs harness/faults/atomic-probe-7.3.patch" >&2; exit 1; }
+
+# One sample: "<uptime> <below: 0|1> <free kB> <zone>" for the largest
+# ordinary zone (by managed pages) of /proc/zoneinfo.
+page_kb=$(awk '$1 == "KernelPageSize:" { print $2; exit }' /proc/self/smaps)
+sample() {
+	awk -v up="$(cut -d' ' -f1 /proc/uptime)" -v p="$page_kb" '
+	function done_zone() {
+		if (zone != "" && zone != "CMA" && zone != "Movable" &&
+		    zone != "Device" && managed > best) {
+			best = managed; bfree = free; blow = low; bzone = zone
+		}
+	}
+	/^Node [0-9]*, zone/ { done_zone(); zone = $4; free = low = managed = 0 }
+	$1 == "pages" && $2 == "free" { free = $3 }
+	$1 == "low" { low = $2 }
+	$1 == "managed" { managed = $2 }
+	END { done_zone(); print up, (bfree < blow), bfree * p, bzone }' /proc/zoneinfo
+}
+
+echo "$4 $5 $6 $7" > $probe/run || { echo "atomic: the probe refused '$4 $5 $6 $7'" >&2; exit 2; }
+/bench/churn "$1" "$2" "$3" > /tmp/churn.out 2>&1 &
+churn=$!
+below=0 longest=0 stretch=0 minfree= prev=
+while kill -0 $churn 2> /dev/null; do
+	set -- $(sample)
+	if [ -n "$prev" ] && [ "$prev_below" = 1 ]; then
+		dt=$(awk -v a="$1" -v b="$prev" 'BEGIN { print a - b }')
+		below=$(awk -v a="$below" -v d="$dt" 'BEGIN { print a + d }')
+		stretch=$(awk -v a="$stretch" -v d="$dt" 'BEGIN { print a + d }')
+		longest=$(awk -v a="$longest" -v s="$stretch" 'BEGIN { print (s > a) ? s : a }')
+	fi
+	[ "$2" = 1 ] || stretch=0
+	[ -z "$minfree" ] || [ "$3" -lt "$minfree" ] && minfree=$3
+	prev=$1 prev_below=$2 zone=$4
+	sleep 0.1
+done
+wait $churn
+rc=$?
+echo 0 > $probe/run
+cat /tmp/churn.out
+echo "# atomic: zone $zone, $(tr '\n' ' ' < $probe/stats)"
+awk '$1 == "attempts" { print "BENCH atomic_attempts=" $2 }
+     $1 == "failures" { print "BENCH atomic_failed=" $2 }' $probe/stats
+echo "BENCH below_low_s=$below"
+echo "BENCH longest_below_low_s=$longest"
+echo "BENCH min_free_kb=$minfree"
+exit $rc
