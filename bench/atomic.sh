@@ -44,28 +44,27 @@ sample() {
 echo "$4 $5 $6 $7" > $probe/run || { echo "atomic: the probe refused '$4 $5 $6 $7'" >&2; exit 2; }
 /bench/churn "$1" "$2" "$3" > /tmp/churn.out 2>&1 &
 churn=$!
-below=0 longest=0 stretch=0 minfree= prev=
+: > /tmp/atomic.samples
 while kill -0 $churn 2> /dev/null; do
-	set -- $(sample)
-	if [ -n "$prev" ] && [ "$prev_below" = 1 ]; then
-		dt=$(awk -v a="$1" -v b="$prev" 'BEGIN { print a - b }')
-		below=$(awk -v a="$below" -v d="$dt" 'BEGIN { print a + d }')
-		stretch=$(awk -v a="$stretch" -v d="$dt" 'BEGIN { print a + d }')
-		longest=$(awk -v a="$longest" -v s="$stretch" 'BEGIN { print (s > a) ? s : a }')
-	fi
-	[ "$2" = 1 ] || stretch=0
-	[ -z "$minfree" ] || [ "$3" -lt "$minfree" ] && minfree=$3
-	prev=$1 prev_below=$2 zone=$4
+	sample >> /tmp/atomic.samples
 	sleep 0.1
 done
 wait $churn
 rc=$?
 echo 0 > $probe/run
 cat /tmp/churn.out
-echo "# atomic: zone $zone, $(tr '\n' ' ' < $probe/stats)"
+echo "# atomic: $(tr '\n' ' ' < $probe/stats)"
 awk '$1 == "attempts" { print "BENCH atomic_attempts=" $2 }
      $1 == "failures" { print "BENCH atomic_failed=" $2 }' $probe/stats
-echo "BENCH below_low_s=$below"
-echo "BENCH longest_below_low_s=$longest"
-echo "BENCH min_free_kb=$minfree"
+# The time between two samples counts as below the watermark when the
+# first of them was.
+awk 'NR > 1 && was_below { d = $1 - prev; below += d; stretch += d
+			   if (stretch > longest) longest = stretch }
+     !$2 { stretch = 0 }
+     NR == 1 || $3 < min { min = $3 }
+     { prev = $1; was_below = $2; zone = $4 }
+     END { print "# atomic: zone " zone ", " NR " samples"
+	   print "BENCH below_low_s=" below + 0
+	   print "BENCH longest_below_low_s=" longest + 0
+	   print "BENCH min_free_kb=" min + 0 }' /tmp/atomic.samples
 exit $rc
