@@ -15,13 +15,27 @@ passed=0
 failed=0
 skipped=0
 
-# run NAME PROGRAM ARGS...: PROGRAM under timeout. run_fn NAME FUNCTION ARGS...:
-# a function of this script (no timeout).
+# run NAME PROGRAM ARGS...: PROGRAM in a session of its own, killed with
+# every process it forked after per_test seconds (rc 124, as timeout's).
+# timeout(1) would kill PROGRAM only: cow's children then spin on a pipe
+# whose other end has gone and keep the output open, and the run never
+# ends. run_fn NAME FUNCTION ARGS...: a function of this script (no
+# timeout).
 run() {
 	name=$1
 	shift
-	out=$(timeout "$per_test" "$@" 2>&1)
-	report "$name" $? "$out"
+	rm -f /tmp/mmtest.timedout
+	setsid "$@" > /tmp/mmtest.out 2>&1 &
+	pid=$!
+	(sleep "$per_test"; touch /tmp/mmtest.timedout; kill -KILL -- "-$pid") 2> /dev/null &
+	watchdog=$!
+	wait "$pid"
+	rc=$?
+	kill "$watchdog" 2> /dev/null
+	# Whatever it forked and left behind goes with it.
+	kill -KILL -- "-$pid" 2> /dev/null
+	[ -e /tmp/mmtest.timedout ] && rc=124
+	report "$name" "$rc" "$(cat /tmp/mmtest.out)"
 }
 
 run_fn() {
