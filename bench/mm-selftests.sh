@@ -81,8 +81,8 @@ gigantic() {
 # MiB of anonymous memory each, bound to NODE when given, and replace it
 # without end (bench/churn.c): the allocation has to migrate their pages
 # out of the area while more keep coming. Bound to the hugetlb_cma area's
-# node with more than the area, they fill most of it on the series (user
-# pages go to ZONE_CMA first), a part of it on the base.
+# node with more than the area, they are meant to fill it; the CmaFree it
+# prints before the allocation says how far they did.
 gigantic_under_churn() {
 	/bench/churn 2 "$@" 1000000 > /dev/null 2>&1 &
 	churn=$!
