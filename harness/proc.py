@@ -62,7 +62,8 @@ def git(repo, *args):
 def worktree(repo, path, commit, reset=False):
     """@path: a detached worktree of @repo at @commit, added when missing
     (scratch worktrees of make check and make bench, under build/wt/).
-    @reset drops local changes first."""
+    @reset drops local changes first, new files included: a file a patch
+    added would otherwise be there when the patch is applied again."""
     if not os.path.isdir(path):
         os.makedirs(os.path.dirname(path), exist_ok=True)
         git(repo, 'worktree', 'prune')
@@ -70,6 +71,7 @@ def worktree(repo, path, commit, reset=False):
     else:
         if reset:
             git(path, 'reset', '-q', '--hard')
+            git(path, 'clean', '-q', '-f', '-d')
         git(path, 'checkout', '-q', '--detach', commit)
     return path
 

@@ -92,12 +92,15 @@ class MainWorktreeTest(unittest.TestCase):
             self.assertEqual(self.git(wt, 'rev-parse', 'HEAD'), first)
             with open(os.path.join(wt, 'f'), 'w') as f:
                 f.write('local change')
+            with open(os.path.join(wt, 'added'), 'w') as f:
+                f.write('a file a patch added')
             head = self.git(repo, 'rev-parse', 'HEAD')
             with contextlib.redirect_stderr(io.StringIO()):
                 self.assertEqual(cli.main(['worktree', '--reset', repo, wt, head]), 0)
             self.assertEqual(self.git(wt, 'rev-parse', 'HEAD'), head)
             with open(os.path.join(wt, 'f')) as f:
                 self.assertEqual(f.read(), 'two')
+            self.assertFalse(os.path.exists(os.path.join(wt, 'added')))
 
     def test_bad_repo_is_an_error(self):
         with tempfile.TemporaryDirectory() as d, \
