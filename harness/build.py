@@ -194,7 +194,10 @@ def busybox(variant, cache_dir):
 def initramfs(variant, selftests_dir, busybox_path, dest, extra_files=()):
     """Pack init, busybox, the timeout wrapper and the kselftests (cpio.gz).
 
-    @extra_files: (host path, guest path) pairs, e.g. benchmark programs.
+    @extra_files: (host path, guest path) pairs, e.g. benchmark programs,
+    all executable in the guest whatever their mode on the host (a
+    workload script checked in without its x bit ran as "Permission
+    denied", exit 126).
     A variant with an acpi_srat gets its SRAT in an uncompressed cpio in
     front, where the kernel looks for upgraded ACPI tables.
     """
@@ -217,6 +220,7 @@ def initramfs(variant, selftests_dir, busybox_path, dest, extra_files=()):
         target = os.path.join(root, guest.lstrip('/'))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy(host, target)
+        os.chmod(target, 0o755)
     srat = getattr(variant, 'acpi_srat', ())
     with open(dest, 'wb') as out:
         if srat:

@@ -45,6 +45,27 @@ class KselftestsArgsTest(unittest.TestCase):
         self.assertIn('CROSS_COMPILE=aarch64-linux-gnu-', argv)
 
 
+class InitramfsTest(unittest.TestCase):
+    """build.initramfs(): what the guest gets."""
+
+    def test_extra_files_are_executable(self):
+        import subprocess
+        with tempfile.TemporaryDirectory() as d:
+            busybox = os.path.join(d, 'busybox')
+            script = os.path.join(d, 'workload.sh')
+            for p in (busybox, script):
+                with open(p, 'w') as f:
+                    f.write('#!/bin/sh\n')
+                os.chmod(p, 0o644)
+            dest = os.path.join(d, 'initramfs.cpio.gz')
+            build.initramfs(_variant('x86_64'), None, busybox, dest,
+                            extra_files=[(script, '/bench/workload')])
+            listing = subprocess.run(f'gzip -dc {dest} | cpio -itv --quiet', shell=True,
+                                     capture_output=True, text=True, check=True).stdout
+        line = [x for x in listing.splitlines() if x.endswith('bench/workload')][0]
+        self.assertTrue(line.startswith('-rwxr-xr-x'), line)
+
+
 class VariantTableTest(unittest.TestCase):
     def test_i386_highmem_variant(self):
         root = os.path.dirname(os.path.dirname(os.path.dirname(
