@@ -78,12 +78,14 @@ report() {
 	echo "MMTEST $name $s rc=$rc"
 }
 
-# cma_allocated AREA: the pages CMA area AREA (its sysfs name) has handed
-# out since boot, 0 when there is no such area.
-cma_allocated() {
-	f=/sys/kernel/mm/cma/$1/alloc_pages_success
+# cma_counter AREA NAME: the sysfs counter NAME of CMA area AREA, 0 when
+# there is no such area. cma_allocated AREA: the pages it has handed out
+# since boot.
+cma_counter() {
+	f=/sys/kernel/mm/cma/$1/$2
 	if [ -r "$f" ]; then cat "$f"; else echo 0; fi
 }
+cma_allocated() { cma_counter "$1" alloc_pages_success; }
 
 # gigantic_pool N: sets the pool of 1 GiB HugeTLB pages to N pages and
 # says how many it holds, fails when not N.
@@ -112,15 +114,18 @@ gigantic() {
 	gigantic_pool 0 > /dev/null
 	gib=$((1048576 / $(cma_page_kb)))
 	area0=$(cma_allocated "hugetlb$node")
+	fail0=$(cma_counter "hugetlb$node" alloc_pages_fail)
 	cma0=$(kb CmaFree)
 	echo "$n" > "$f"
 	got=$(cat "$f")
 	area1=$(cma_allocated "hugetlb$node")
+	fail1=$(cma_counter "hugetlb$node" alloc_pages_fail)
 	cma1=$(kb CmaFree)
 	echo 0 > "$f"
 	left=$(cat "$f")
 	echo "allocated $got of $n on node $node, $(((area1 - area0) / gib)) GiB of it" \
-		"from hugetlb$node, CmaFree $cma0 -> $cma1 kB, $left left after freeing"
+		"from hugetlb$node ($(((fail1 - fail0) / gib)) GiB failed there)," \
+		"CmaFree $cma0 -> $cma1 kB, $left left after freeing"
 	[ "$got" = "$n" ] && [ "$left" = 0 ] && [ $((area1 - area0)) = "$gib" ] &&
 		{ [ "$n" = 1 ] || [ $((cma0 - cma1)) -le 1048576 ]; }
 }
