@@ -8,7 +8,9 @@ interleaved (base, series, base, series, ...) so machine noise hits all of
 them; each figure is reported as the median and the min-max spread of its
 runs, and compared as the ratio of medians to the reference kernel.
 """
+import contextlib
 import dataclasses
+import fcntl
 import hashlib
 import json
 import os
@@ -268,9 +270,32 @@ def prepare(root, bench, log, series):
     return out
 
 
+@contextlib.contextmanager
+def exclusive(root):
+    """Hold build/wt/.bench.lock: two benchmark runs at once share the
+    scratch worktrees and build directories and break each other (one's
+    git checkout in a worktree the other was resetting failed)."""
+    path = os.path.join(root, 'build', 'wt', '.bench.lock')
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BenchError('another benchmark run (make bench, soak, fault-inject or '
+                             'mm-selftests) is using build/wt/ and build/out/: '
+                             'wait for it to finish') from None
+        yield
+
+
 def run(root, bench, results_dir, base, series):
     """Build, boot every kernel `runs` times interleaved, write the report.
-    @base is the bases.Base of the benchmark, @series its work tree."""
+    @base is the bases.Base of the benchmark, @series its work tree. One
+    run at a time (exclusive())."""
+    with exclusive(root):
+        return _run(root, bench, results_dir, base, series)
+
+
+def _run(root, bench, results_dir, base, series):
     logdir = os.path.join(root, 'build', 'results', 'bench-' + bench.name)
     os.makedirs(logdir, exist_ok=True)
     log = os.path.join(logdir, 'build.log')

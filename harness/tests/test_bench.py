@@ -167,6 +167,19 @@ class BenchReportTest(unittest.TestCase):
         self.assertIn('`series-off` run 3: workload did not finish', md)
 
 
+class BenchExclusiveTest(unittest.TestCase):
+    """One benchmark run at a time: a second is refused, saying why."""
+
+    def test_second_run_is_refused_then_allowed(self):
+        with tempfile.TemporaryDirectory() as root:
+            with bench.exclusive(root):
+                with self.assertRaisesRegex(bench.BenchError, 'another benchmark run'):
+                    with bench.exclusive(root):
+                        pass
+            with bench.exclusive(root):
+                pass
+
+
 class BenchRunTest(unittest.TestCase):
     """bench.run end to end, the builds and the boots mocked: every boot
     gives data/console-bench-cma-concurrency.log (the series kernel of a
