@@ -10,32 +10,40 @@
 # WORKERS processes hold MIB MiB of anonymous memory each and replace it
 # PASSES times. Every 0.1 s the largest zone an atomic request may use (not
 # CMA, not Movable) is compared with its low watermark, below which kswapd
-# should be restoring it. BENCH lines:
+# should be restoring it. Its free memory is counted as the watermark check
+# of a request without ALLOC_CMA counts it: free pages less free CMA pages
+# (without ZONE_CMA the area's MIGRATE_CMA pages sit in that zone, free
+# but out of an atomic request's reach). BENCH lines:
 #   atomic_attempts       atomic allocations tried
 #   atomic_failed         of which failed
 #   below_low_s           time that zone spent below its low watermark
 #   longest_below_low_s   the longest stretch of it: how long kswapd took
 #                         at worst to bring the zone back
-#   min_free_kb           the lowest free memory seen in that zone
+#   min_free_kb           the lowest free memory seen in that zone, CMA
+#                         pages left out
 #   elapsed_s             the churn's time for its passes
 [ $# -eq 7 ] || { echo "usage: atomic WORKERS MIB PASSES HZ BATCH RING ORDER" >&2; exit 2; }
 probe=/sys/kernel/debug/atomic_probe
 [ -w $probe/run ] ||
 	{ echo "atomic: no $probe: the kernel needs harness/faults/atomic-probe-7.3.patch" >&2; exit 1; }
 
-# One sample: "<uptime> <below: 0|1> <free kB> <zone>" for the largest
-# ordinary zone (by managed pages) of /proc/zoneinfo.
+# One sample: "<uptime> <below: 0|1> <free kB without CMA> <zone>" for the
+# largest ordinary zone (by managed pages) of /proc/zoneinfo.
 page_kb=$(awk '$1 == "KernelPageSize:" { print $2; exit }' /proc/self/smaps)
 sample() {
 	awk -v up="$(cut -d' ' -f1 /proc/uptime)" -v p="$page_kb" '
 	function done_zone() {
 		if (zone != "" && zone != "CMA" && zone != "Movable" &&
 		    zone != "Device" && managed > best) {
-			best = managed; bfree = free; blow = low; bzone = zone
+			best = managed; bfree = free - free_cma; blow = low
+			bzone = zone
 		}
 	}
-	/^Node [0-9]*, zone/ { done_zone(); zone = $4; free = low = managed = 0 }
+	/^Node [0-9]*, zone/ {
+		done_zone(); zone = $4; free = free_cma = low = managed = 0
+	}
 	$1 == "pages" && $2 == "free" { free = $3 }
+	$1 == "nr_free_cma" { free_cma = $2 }
 	$1 == "low" { low = $2 }
 	$1 == "managed" { managed = $2 }
 	END { done_zone(); print up, (bfree < blow), bfree * p, bzone }' /proc/zoneinfo

@@ -95,6 +95,20 @@ def _workload_source(root, bench):
     return 'bench/' + bench.workload[0]
 
 
+def _left_out_figures(bench, runs):
+    """What the runs left out of the medians measured before they went
+    wrong: a failure can be the finding (an allocation failure warning on
+    the base kernel), so its figures stay in the report."""
+    lines = []
+    for k, rs in runs.items():
+        for i, r in enumerate(rs):
+            shown = [f'{m} {_fmt(r["metrics"][m])}' for m in bench.metrics
+                     if r['problems'] and m in r['metrics']]
+            if shown:
+                lines.append(f'- `{k}` run {i + 1} reported: {", ".join(shown)}')
+    return lines
+
+
 def _report_tail(root, bench, runs, cmdlines, base, series):
     lines = []
     problems = [(k, i + 1, p) for k, rs in runs.items() for i, r in enumerate(rs)
@@ -102,6 +116,7 @@ def _report_tail(root, bench, runs, cmdlines, base, series):
     if problems:
         lines += ['', 'Runs left out of the medians:', '']
         lines += [f'- `{k}` run {i}: {p}' for k, i, p in problems]
+        lines += _left_out_figures(bench, runs)
     lines += ['', '## How it was run', '',
               f'- base: {base.commit_message} (tag `base` of `{base.tree}`)',
               f'- series: {series_description(series)}',

@@ -2,7 +2,8 @@
 
 A splat fails a run even when every test passed. What counts: BUG (and
 so KASAN), WARNING, Oops, a call trace, "Bad page state", lockdep and RCU
-reports, hung tasks, panics and kmemleak reports. Each distinct splat is
+reports, hung tasks, panics, kmemleak reports, page allocation failure
+warnings and OOM kills. Each distinct splat is
 reported once, by its first line with the printk timestamp removed.
 """
 import re
@@ -24,6 +25,10 @@ PATTERNS = [
                              r'self-detected stall')),
     ('hung task', re.compile(r'INFO: task .* blocked for more than')),
     ('panic', re.compile(r'Kernel panic - not syncing')),
+    # warn_alloc() and the OOM killer print a call trace; their own first
+    # line says what failed.
+    ('allocation failure', re.compile(r'page allocation failure: order:\d+')),
+    ('OOM kill', re.compile(r'invoked oom-killer: ')),
     # The guest's kmemleak scan after the tests (harness/guest/init) prints
     # the report file: one "unreferenced object" per leak.
     # A kmemleak that ran out of metadata and switched itself off has

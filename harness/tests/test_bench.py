@@ -160,11 +160,15 @@ class BenchReportTest(unittest.TestCase):
                                   'series-on': [{'faults_per_s': 98, 'boot_s': 1}] * 3,
                                   'series-zone-cma': [{'faults_per_s': 97, 'boot_s': 1}] * 3})
         runs['series-off'][2]['problems'] = ['workload did not finish']
+        runs['series-off'][2]['metrics'] = {'faults_per_s': 12345}
         md = benchreport.make_report(paths.ROOT, b, runs, {}, *_base_612())['markdown']
         self.assertIn('- base: Linux 6.12.117 (Debian linux-source-6.12 '
                       '6.12.117-1~deb12u1) (tag `base` of `build/linux-6.12`)', md)
         self.assertIn('| `series-off` | 2/3 | 99.0 (99.0-99.0) | 0.990 |', md)
         self.assertIn('`series-off` run 3: workload did not finish', md)
+        # The left-out run's own figures stay visible; they can be the finding.
+        self.assertIn('- `series-off` run 3 reported: faults_per_s 12,345', md)
+        self.assertNotIn('run 1 reported', md)
 
 
 class BenchExclusiveTest(unittest.TestCase):

@@ -1,3 +1,4 @@
+import os
 import unittest
 
 from harness import splat
@@ -52,6 +53,18 @@ class SplatTest(unittest.TestCase):
                          [('kmemleak', 'unreferenced object 0xffff888004a1c000 (size 64):')])
         self.assertEqual(self.kinds('unreferenced object (percpu) 0x6032ce60 (size 8):\n'),
                          ['kmemleak'])
+
+    def test_allocation_failure_and_oom_kill(self):
+        # 7.3-rc7 in bench atomic (1 GiB, cma=512M): a slab allocation for
+        # swap fails while free memory is CMA, then the OOM killer runs.
+        # Each report is named by its own first line, not "Call Trace:".
+        path = os.path.join(os.path.dirname(__file__), 'data',
+                            'console-bench-atomic-allocfail.log')
+        with open(path) as f:
+            found = splat.find(f.read().splitlines())
+        self.assertEqual([k for k, _ in found], ['allocation failure', 'OOM kill'])
+        self.assertTrue(found[0][1].startswith('cut: page allocation failure: order:0, '))
+        self.assertTrue(found[1][1].startswith('churn invoked oom-killer: '))
 
     def test_bare_call_trace_counts(self):
         self.assertEqual(self.kinds('[ 1.0] Call trace:\n'), ['Call Trace'])
