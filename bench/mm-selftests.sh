@@ -86,19 +86,24 @@ report() {
 # there is no such area. cma_allocated AREA: the pages it has handed out
 # since boot.
 cma_counter() {
-	f=/sys/kernel/mm/cma/$1/$2
-	if [ -r "$f" ]; then cat "$f"; else echo 0; fi
+	counter=/sys/kernel/mm/cma/$1/$2
+	if [ -r "$counter" ]; then cat "$counter"; else echo 0; fi
 }
 cma_allocated() { cma_counter "$1" alloc_pages_success; }
+
+# Shell functions share their variables, so each helper here names its
+# sysfs file differently. (gigantic_pool once set f, the name gigantic keeps
+# its node's file in: gigantic then wrote its count to the global pool,
+# which hands pages out over the nodes in turn, node 0's page first.)
 
 # gigantic_pool N: sets the pool of 1 GiB HugeTLB pages to N pages and
 # says how many it holds, fails when not N.
 gigantic_pool() {
-	f=/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages
-	[ -w $f ] || { echo "no 1 GiB HugeTLB pages"; return 4; }
-	echo "$1" > $f
-	echo "1 GiB HugeTLB pages: $(cat $f) of $1"
-	[ "$(cat $f)" = "$1" ]
+	pool=/sys/kernel/mm/hugepages/hugepages-1048576kB/nr_hugepages
+	[ -w $pool ] || { echo "no 1 GiB HugeTLB pages"; return 4; }
+	echo "$1" > $pool
+	echo "1 GiB HugeTLB pages: $(cat $pool) of $1"
+	[ "$(cat $pool)" = "$1" ]
 }
 
 # gigantic NODE [COUNT]: COUNT (1 if not given) 1 GiB HugeTLB pages on
