@@ -102,8 +102,10 @@ def _left_out_figures(bench, runs):
     lines = []
     for k, rs in runs.items():
         for i, r in enumerate(rs):
+            if not r['problems']:
+                continue
             shown = [f'{m} {_fmt(r["metrics"][m])}' for m in bench.metrics
-                     if r['problems'] and m in r['metrics']]
+                     if m in r['metrics']]
             if shown:
                 lines.append(f'- `{k}` run {i + 1} reported: {", ".join(shown)}')
     return lines
