@@ -1,4 +1,5 @@
 import os
+import re
 import subprocess
 import tempfile
 import unittest
@@ -93,6 +94,9 @@ class BenchLoadTest(unittest.TestCase):
              'no unit of work'),
             ('[b]\n' + guest + 'profile = faults 1 1\n[b:a]\n[b:c]\n',
              'needs -icount'),
+            ('[b]\n' + guest + 'disk = 16x64\n[b:a]\n[b:c]\n', 'COUNTxSIZE'),
+            ('[b]\n' + guest + 'disk = 0x64M\n[b:a]\n[b:c]\n', 'COUNTxSIZE'),
+            ('[b]\n' + guest + 'disk = 1G\n[b:a]\n[b:c]\n', "not '1G'"),
         ]:
             with self.subTest(msg=msg), self.assertRaises(bench.BenchError) as e:
                 self.load(text)
@@ -123,6 +127,35 @@ class BenchLoadTest(unittest.TestCase):
 def _base_612():
     """The 6.12 base and a work tree that does not exist (no git needed)."""
     return bases.load(paths.BASES_INI)['6.12'], os.path.join(paths.ROOT, 'build', 'no-such-tree')
+
+
+class BenchDiskTest(unittest.TestCase):
+    """`disk`: the ext2 image the guest reads its file set from."""
+
+    def test_image_holds_the_files_and_is_made_once(self):
+        from unittest import mock
+        b = load_text(bench.load, '[b]\nsummary = s\nbase = 6.12\narch = x86_64\n'
+                      'workload = pagecache 1 4 1 1\ndisk = 3x2M\n'
+                      '[b:a]\n[b:c]\n')['b']
+        with tempfile.TemporaryDirectory() as d, \
+                mock.patch.object(bench.printer, 'step', lambda msg: None):
+            img = bench.disk_image(d, b)
+            self.assertEqual(os.listdir(os.path.dirname(img)), [os.path.basename(img)])
+            listing = subprocess.run(['debugfs', '-R', 'ls -l /', img],
+                                     capture_output=True, text=True).stdout
+            for name in ('f000', 'f001', 'f002'):
+                self.assertRegex(listing, rf'\s{2 * 2 ** 20}\s.*\s{name}\b')
+            # Data blocks, not holes: a guest reading them does I/O.
+            stat = subprocess.run(['debugfs', '-R', 'stat /f001', img],
+                                  capture_output=True, text=True).stdout
+            sectors = int(re.search(r'Blockcount: (\d+)', stat).group(1))
+            self.assertGreaterEqual(sectors * 512, 2 * 2 ** 20)
+            made = os.stat(img).st_mtime_ns
+            self.assertEqual(bench.disk_image(d, b), img)
+            self.assertEqual(os.stat(img).st_mtime_ns, made)
+            self.assertEqual(bench.disk_args(img),
+                             ['-drive', f'file={img},if=none,id=disk0,format=raw,readonly=on',
+                              '-device', 'virtio-blk-pci,drive=disk0,indirect_desc=off'])
 
 
 class BenchReportTest(unittest.TestCase):
