@@ -187,9 +187,13 @@ def disk_image(root, bench):
                     f.write(chunk)
         # Room for the metadata: 1/16 more and 16 MiB.
         size_kib = (count * mib * 17 // 16 + 16) * 1024
-        out = subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext2', '-b', '4096', '-m', '0',
-                              '-d', staging, path + '.tmp', f'{size_kib}k'],
-                             capture_output=True, text=True)
+        try:
+            out = subprocess.run(['mke2fs', '-q', '-F', '-t', 'ext2', '-b', '4096', '-m', '0',
+                                  '-d', staging, path + '.tmp', f'{size_kib}k'],
+                                 capture_output=True, text=True)
+        except OSError as e:
+            raise BenchError(f'mke2fs could not run ({e.strerror}): the disk of '
+                             f'{bench.name} needs e2fsprogs (make deps)') from None
         if out.returncode:
             raise BenchError(f'mke2fs could not make the disk of {bench.name}: '
                              f'{out.stderr.strip()}')

@@ -153,6 +153,9 @@ class BenchDiskTest(unittest.TestCase):
             made = os.stat(img).st_mtime_ns
             self.assertEqual(bench.disk_image(d, b), img)
             self.assertEqual(os.stat(img).st_mtime_ns, made)
+            with mock.patch.dict(os.environ, {'PATH': d}), \
+                    self.assertRaisesRegex(bench.BenchError, 'needs e2fsprogs'):
+                bench.disk_image(os.path.join(d, 'other'), b)
             self.assertEqual(bench.disk_args(img),
                              ['-drive', f'file={img},if=none,id=disk0,format=raw,readonly=on',
                               '-device', 'virtio-blk-pci,drive=disk0,indirect_desc=off'])
