@@ -22,13 +22,13 @@ mount -t ext2 -o ro /dev/vda /data ||
 set -- "$1" "$2" "$3" "$4" /data/f[0-9]*
 [ -f "$5" ] || { echo "pagecache: the disk holds no files f000, f001, ..." >&2; exit 1; }
 
-uptime() { cut -d' ' -f1 /proc/uptime; }
+now() { cut -d' ' -f1 /proc/uptime; }
 
 /bench/churn "$1" "$2" "$3" > /tmp/churn.out 2>&1 &
 churn=$!
 reads=$4
 shift 4
-start=$(uptime)
+start=$(now)
 bytes=0
 i=0
 read_rc=0
@@ -39,7 +39,7 @@ while [ $i -lt "$reads" ]; do
 	done
 	i=$((i + 1))
 done
-end=$(uptime)
+end=$(now)
 wait $churn
 rc=$?
 cat /tmp/churn.out

@@ -93,7 +93,6 @@ VMSTAT_SUMS = {
     'compact_scanned': ('compact_migrate_scanned', 'compact_free_scanned'),
     'kcompactd_wake': ('compact_daemon_wake',),
     'kswapd_wake': ('pageoutrun',),
-    'pgmajfault': ('pgmajfault',),
     'pgpgin': ('pgpgin',),
     # Pages read back soon after reclaim dropped them (workingset shadows).
     'refault_file': ('workingset_refault_file',),
