@@ -209,13 +209,18 @@ def disk_args(image):
     """QEMU arguments that give the guest @image as a read-only virtio disk
     (/dev/vda; configs/virtio-blk.config). Without indirect descriptors:
     with them virtio kmallocs a descriptor table per request with
-    GFP_ATOMIC, and under the memory pressure the benchmarks make, such an
-    order-1 allocation failed and printed a page allocation failure
-    report, a splat that leaves the run out, although the driver falls
-    back to direct descriptors; atomic allocations are `atomic`'s
-    subject, not the page cache benchmarks'."""
+    GFP_ATOMIC, and under the memory pressure of utilization-pagecache's
+    first trial (its logs were not kept) such order-1 allocations failed
+    and printed page allocation failure reports, splats that leave a run
+    out, although the driver falls back to direct descriptors; atomic
+    allocations are `atomic`'s subject, not the page cache benchmarks'."""
     return ['-drive', f'file={image},if=none,id=disk0,format=raw,readonly=on',
             '-device', 'virtio-blk-pci,drive=disk0,indirect_desc=off']
+
+
+def bench_disk_args(root, bench):
+    """disk_args() of @bench's disk, made when missing; [] without one."""
+    return disk_args(disk_image(root, bench)) if bench.disk else []
 
 
 def series_snapshot(root, base_name, series):
@@ -379,7 +384,7 @@ def _run(root, bench, results_dir, base, series):
     series = series_snapshot(root, bench.guest.base, series)
     kernels = prepare(root, bench, log, series)
     extra = bench_cmdline(bench, bench.workload)
-    drive = disk_args(disk_image(root, bench)) if bench.disk else []
+    drive = bench_disk_args(root, bench)
     plugin = build_plugin(root, log) if bench.profile else None
     runs = {k.name: [] for k in bench.kernels}
     cmdlines = {}
@@ -488,7 +493,7 @@ def profile_section(root, bench, kernels, logdir, plugin):
     the first kernel against the others: a markdown section. @plugin:
     build_plugin()'s .so."""
     extra = bench_cmdline(bench, bench.profile)
-    drive = disk_args(disk_image(root, bench)) if bench.disk else []
+    drive = bench_disk_args(root, bench)
     specs = []
     for k in bench.kernels:
         v, _, image, initrd, odir = kernels[k.name]

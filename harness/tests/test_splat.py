@@ -66,6 +66,17 @@ class SplatTest(unittest.TestCase):
         self.assertTrue(found[0][1].startswith('cut: page allocation failure: order:0, '))
         self.assertTrue(found[1][1].startswith('churn invoked oom-killer: '))
 
+    def test_kswapd_swap_table_failure(self):
+        # The series with ZONE_CMA in bench utilization-1g (2026-12-03,
+        # zone-cma-512 run 3): kswapd fails the same swap-table allocation
+        # with DMA32 under its min watermark and 3 MiB free in ZONE_CMA.
+        path = os.path.join(os.path.dirname(__file__), 'data',
+                            'console-bench-utilization-1g-kswapd-allocfail.log')
+        with open(path) as f:
+            found = splat.find(f.read().splitlines())
+        self.assertEqual([k for k, _ in found], ['allocation failure'])
+        self.assertTrue(found[0][1].startswith('kswapd0: page allocation failure: order:0, '))
+
     def test_bare_call_trace_counts(self):
         self.assertEqual(self.kinds('[ 1.0] Call trace:\n'), ['Call Trace'])
 
