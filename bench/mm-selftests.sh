@@ -83,11 +83,11 @@ report() {
 }
 
 # cma_counter AREA NAME: the sysfs counter NAME of CMA area AREA, 0 when
-# there is no such area. cma_allocated AREA: the pages it has handed out
-# since boot.
+# there is no such area; AREA * sums every area's. cma_allocated AREA: the
+# pages it has handed out since boot.
 cma_counter() {
-	counter=/sys/kernel/mm/cma/$1/$2
-	if [ -r "$counter" ]; then cat "$counter"; else echo 0; fi
+	# shellcheck disable=SC2086 # AREA may be a glob
+	cat /sys/kernel/mm/cma/$1/"$2" 2> /dev/null | awk '{ n += $1 } END { print n + 0 }'
 }
 cma_allocated() { cma_counter "$1" alloc_pages_success; }
 
@@ -106,65 +106,41 @@ gigantic_pool() {
 	[ "$(cat $pool)" = "$1" ]
 }
 
-# gigantic NODE [COUNT]: COUNT (1 if not given) 1 GiB HugeTLB pages on
-# NODE, where the hugetlb_cma area holds one (x86_64: needs hugetlb_cma=
-# on the command line and 1 GiB pages in the CPU): the area must supply
-# the first (its alloc_pages_success grows by a gigabyte), the others come
-# from outside every area (alloc_contig_pages() over the zones, which must
-# skip the MIGRATE_CMA pageblocks of the other areas), so CmaFree drops by
-# the first only. The node's own nr_hugepages: a pool allocation does not
-# leave its node. They are freed again.
+# gigantic NODE [outside]: one 1 GiB HugeTLB page on NODE (the node's own
+# nr_hugepages: a pool allocation does not leave its node; x86_64 needs 1
+# GiB pages in the CPU), freed again. Without `outside`, NODE holds a
+# hugetlb_cma area, which must supply the page: its alloc_pages_success
+# grows by a gigabyte. With it, NODE has no hugetlb_cma area and no CMA
+# area may hand out a page: alloc_contig_pages() finds the gigabyte in
+# the node's zones, passing over the areas' pageblocks (7.3-rc7) or
+# ZONE_CMA (the series).
 gigantic() {
 	node=$1
-	n=${2:-1}
-	sz=hugepages-1048576kB
-	f=/sys/devices/system/node/node$node/hugepages/$sz/nr_hugepages
-	[ -w "$f" ] || { echo "no 1 GiB HugeTLB pages on node $node"; return 4; }
+	nodefile=/sys/devices/system/node/node$node/hugepages/hugepages-1048576kB/nr_hugepages
+	[ -w "$nodefile" ] || { echo "no 1 GiB HugeTLB pages on node $node"; return 4; }
+	area=hugetlb$node
+	want=$((1048576 / $(cma_page_kb)))
+	if [ "$2" = outside ]; then
+		[ -d "/sys/kernel/mm/cma/$area" ] &&
+			{ echo "node $node has a hugetlb_cma area: not an outside case"; return 4; }
+		area='*'
+		want=0
+	fi
 	gigantic_pool 0 > /dev/null
-	gib=$((1048576 / $(cma_page_kb)))
-	area0=$(cma_allocated "hugetlb$node")
-	fail0=$(cma_counter "hugetlb$node" alloc_pages_fail)
+	used0=$(cma_allocated "$area")
+	fail0=$(cma_counter "$area" alloc_pages_fail)
 	cma0=$(kb CmaFree)
-	echo "$n" > "$f"
-	got=$(cat "$f")
-	area1=$(cma_allocated "hugetlb$node")
-	fail1=$(cma_counter "hugetlb$node" alloc_pages_fail)
+	echo 1 > "$nodefile"
+	got=$(cat "$nodefile")
+	used1=$(cma_allocated "$area")
+	fail1=$(cma_counter "$area" alloc_pages_fail)
 	cma1=$(kb CmaFree)
-	echo 0 > "$f"
-	left=$(cat "$f")
-	echo "allocated $got of $n on node $node, $(((area1 - area0) / gib)) GiB of it" \
-		"from hugetlb$node ($(((fail1 - fail0) / gib)) GiB failed there)," \
+	echo 0 > "$nodefile"
+	left=$(cat "$nodefile")
+	echo "allocated $got of 1 on node $node, $((used1 - used0)) pages of it from" \
+		"CMA area $area ($((fail1 - fail0)) pages failed there)," \
 		"CmaFree $cma0 -> $cma1 kB, $left left after freeing"
-	[ "$got" = "$n" ] && [ "$left" = 0 ] && [ $((area1 - area0)) = "$gib" ] &&
-		{ [ "$n" = 1 ] || [ $((cma0 - cma1)) -le 1048576 ]; }
-}
-
-# gigantic_outside NODE: one 1 GiB HugeTLB page on NODE, a node without a
-# hugetlb_cma area, so no CMA area may supply it: alloc_contig_pages()
-# finds it in the node's zones, passing over the areas' pageblocks
-# (7.3-rc7) or ZONE_CMA (the series). Fails when the node cannot give the
-# page or a CMA area handed out pages meanwhile; freed again.
-cma_all_allocated() {
-	cat /sys/kernel/mm/cma/*/alloc_pages_success 2> /dev/null |
-		awk '{ n += $1 } END { print n + 0 }'
-}
-gigantic_outside() {
-	onode=$1
-	ofile=/sys/devices/system/node/node$onode/hugepages/hugepages-1048576kB/nr_hugepages
-	[ -w "$ofile" ] || { echo "no 1 GiB HugeTLB pages on node $onode"; return 4; }
-	[ -d "/sys/kernel/mm/cma/hugetlb$onode" ] &&
-		{ echo "node $onode has a hugetlb_cma area: not a case of this test"; return 4; }
-	gigantic_pool 0 > /dev/null
-	used0=$(cma_all_allocated)
-	ocma0=$(kb CmaFree)
-	echo 1 > "$ofile"
-	ogot=$(cat "$ofile")
-	used1=$(cma_all_allocated)
-	ocma1=$(kb CmaFree)
-	echo 0 > "$ofile"
-	echo "allocated $ogot of 1 on node $onode, $((used1 - used0)) pages from CMA areas," \
-		"CmaFree $ocma0 -> $ocma1 kB, $(cat "$ofile") left after freeing"
-	[ "$ogot" = 1 ] && [ "$used1" = "$used0" ]
+	[ "$got" = 1 ] && [ "$left" = 0 ] && [ $((used1 - used0)) = "$want" ]
 }
 
 # gigantic_under_churn MIB [NODE]: gigantic 1 while two processes keep MIB
@@ -199,7 +175,7 @@ gigantic-first)
 	run khugepaged ./khugepaged
 	run split_huge_page_test ./split_huge_page_test
 	run_fn hugetlb_cma-gigantic-2 gigantic 1
-	run_fn hugetlb-gigantic-outside gigantic_outside 0
+	run_fn hugetlb-gigantic-outside gigantic 0 outside
 	;;
 *)
 	run migration ./migration
@@ -234,7 +210,7 @@ gigantic-first)
 	run_fn hugetlb_cma-gigantic gigantic 1
 	run_fn hugetlb_cma-gigantic-churn gigantic_under_churn 512
 	run_fn hugetlb_cma-gigantic-full gigantic_under_churn 768 1
-	run_fn hugetlb-gigantic-outside gigantic_outside 0
+	run_fn hugetlb-gigantic-outside gigantic 0 outside
 	# mem-on-off-test.sh is bash; busybox sh runs it once $UID is set.
 	run mem-on-off-test env UID=0 sh ./mem-on-off-test.sh
 	;;
