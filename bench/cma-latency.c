@@ -2,7 +2,7 @@
 /*
  * cma_alloc() latency from an area that user pages fill first.
  *
- *   cma-latency ROUNDS MIB...
+ *   cma-latency [-r DIR] ROUNDS MIB...
  *
  * Fill the guest with anonymous 4K pages until FILL_MARGIN_MIB plus three
  * quarters of the area is left free (room for the pages the held
@@ -21,6 +21,13 @@
  * refilled in between was evacuated into a place that a later allocation
  * had to evacuate again.
  *
+ * With -r DIR, the program reads every regular file in DIR once after the
+ * fill, so that clean page cache takes what the fill left free, in the
+ * area as far as the kernel places page cache there. The reads are not
+ * timed. Page cache that an allocation meets is dropped or migrated, which
+ * the pfns of the fill do not show; /proc/vmstat's pgmigrate_success and
+ * workingset_refault_file (harness/console.py) do.
+ *
  * Prints, for each MIB (as m<MIB>_...):
  *   median_ms, p99_ms   allocation time, nearest rank over the allocations
  *   migrated_per_page   pages migrated / pages allocated
@@ -28,16 +35,20 @@
  *   moved_again         pages that moved more than once
  *   failed              allocations the kernel refused
  * then moved_again and failed over all sizes, and cma_used_pct, how much
- * of the area user pages held after the fill.
+ * of the area user pages held after the fill; with -r also read_mib and
+ * cma_used_read_pct, the same after the reads.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -125,6 +136,52 @@ static void touch(char *addr, unsigned long pages)
 		addr[i * page_size] = 1;
 }
 
+/* Read every regular file in @dir once, into the page cache; MiB read. */
+static unsigned long read_dir(const char *dir)
+{
+	static char buf[1 << 16];
+	unsigned long bytes = 0;
+	char path[PATH_MAX];
+	struct dirent *e;
+	struct stat st;
+	ssize_t n;
+	DIR *d;
+	int fd;
+
+	d = opendir(dir);
+	if (!d) {
+		perror("cma-latency: -r");
+		exit(1);
+	}
+	while ((e = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		fd = open(path, O_RDONLY);
+		if (fd < 0) {
+			perror(path);
+			exit(1);
+		}
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			bytes += n;
+		if (n < 0) {
+			perror(path);
+			exit(1);
+		}
+		close(fd);
+	}
+	closedir(d);
+	return bytes >> 20;
+}
+
+/* Percent of the @total_mib area that is not free. */
+static double used_pct(unsigned long total_mib)
+{
+	unsigned long free_mib = meminfo_kb("CmaFree") / 1024;
+
+	return total_mib ? 100.0 * (total_mib - free_mib) / total_mib : 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -147,16 +204,32 @@ int main(int argc, char **argv)
 	uint64_t *before, *after;
 	unsigned char *moves;
 	char area[512], alloc_path[600], free_path[600];
-	int pagemap, a, r, rounds;
+	int pagemap, a, r, rounds, opt, first;
+	const char *files = NULL;
 	double *ms;
 	char *mem;
 
-	if (argc < 3) {
-		fprintf(stderr, "usage: cma-latency ROUNDS MIB...\n");
+	while ((opt = getopt(argc, argv, "r:")) != -1) {
+		if (opt != 'r')
+			goto usage;
+		files = optarg;
+	}
+	first = optind + 1;
+	if (argc - optind < 2) {
+usage:
+		fprintf(stderr, "usage: cma-latency [-r DIR] ROUNDS MIB...\n");
 		return 2;
 	}
-	rounds = parse_positive("cma-latency", argv[1], "ROUNDS");
-	for (a = 2; a < argc; a++) {
+	if (files) {
+		struct stat st;
+
+		if (stat(files, &st) || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "cma-latency: -r %s is not a directory\n", files);
+			return 2;
+		}
+	}
+	rounds = parse_positive("cma-latency", argv[optind], "ROUNDS");
+	for (a = first; a < argc; a++) {
 		unsigned long mib = parse_positive("cma-latency", argv[a], "MIB");
 
 		largest = mib > largest ? mib : largest;
@@ -202,10 +275,13 @@ int main(int argc, char **argv)
 	cma_free = meminfo_kb("CmaFree") / 1024;
 	printf("# area %s, %lu MiB filled, CMA %lu MiB, %lu MiB of it free\n",
 	       area, fill * page_size >> 20, cma_total, cma_free);
-	printf("BENCH cma_used_pct=%.1f\n",
-	       cma_total ? 100.0 * (cma_total - cma_free) / cma_total : 0);
+	printf("BENCH cma_used_pct=%.1f\n", used_pct(cma_total));
+	if (files) {
+		printf("BENCH read_mib=%lu\n", read_dir(files));
+		printf("BENCH cma_used_read_pct=%.1f\n", used_pct(cma_total));
+	}
 
-	for (a = 2; a < argc; a++) {
+	for (a = first; a < argc; a++) {
 		unsigned long mib = strtoul(argv[a], NULL, 10);
 		unsigned long count = mib * (1024 * 1024 / page_size);
 		unsigned long migrated = 0, again = 0, allocated = 0, n;

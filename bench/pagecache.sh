@@ -2,8 +2,9 @@
 # pagecache WORKERS MIB PASSES READS: seed 000's utilization with page
 # cache. bench/churn.c's anonymous churn (WORKERS processes replace MIB MiB
 # each PASSES times) runs beside a reader that reads every file of the
-# benchmark's disk (a read-only ext2 file system on /dev/vda, see `disk` in
-# bench/benchmarks.ini) READS times over. Together they want more memory
+# benchmark's disk (a read-only ext2 file system that the guest's bench
+# runner mounts on /data, see `disk` in bench/benchmarks.ini) READS times
+# over. Together they want more memory
 # than the guest has, so reclaim chooses between the clean file pages,
 # which it drops and the reader reads again, and anonymous pages, which go
 # to swap. Both kinds are movable: the page allocator may place them in
@@ -15,12 +16,9 @@
 case "$4" in
 ''|*[!0-9]*|0) echo "pagecache: READS must be a positive number, not '$4'" >&2; exit 2 ;;
 esac
-mkdir -p /data
-mount -t ext2 -o ro /dev/vda /data ||
-	{ echo "pagecache: no ext2 disk on /dev/vda: the benchmark needs 'disk =' and the virtio-blk fragment" >&2; exit 1; }
 # The harness's files (f000, f001, ...), not lost+found.
 set -- "$1" "$2" "$3" "$4" /data/f[0-9]*
-[ -f "$5" ] || { echo "pagecache: the disk holds no files f000, f001, ..." >&2; exit 1; }
+[ -f "$5" ] || { echo "pagecache: no files f000, f001, ... in /data: the benchmark needs 'disk =' and the virtio-blk fragment" >&2; exit 1; }
 
 now() { cut -d' ' -f1 /proc/uptime; }
 
@@ -45,6 +43,5 @@ rc=$?
 cat /tmp/churn.out
 echo "BENCH read_s=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }')"
 echo "BENCH read_mib=$((bytes / 1048576))"
-umount /data
 [ $read_rc -eq 0 ] || { echo "pagecache: a read of the disk failed" >&2; exit 1; }
 exit $rc

@@ -94,6 +94,7 @@ VMSTAT_SUMS = {
     'kcompactd_wake': ('compact_daemon_wake',),
     'kswapd_wake': ('pageoutrun',),
     'pgpgin': ('pgpgin',),
+    'pgmigrate': ('pgmigrate_success',),
     # Pages read back soon after reclaim dropped them (workingset shadows).
     'refault_file': ('workingset_refault_file',),
     'refault_anon': ('workingset_refault_anon',),
