@@ -4,11 +4,11 @@
 # each PASSES times) runs beside a reader that reads every file of the
 # benchmark's disk (a read-only ext2 file system that the guest's bench
 # runner mounts on /data, see `disk` in bench/benchmarks.ini) READS times
-# over. Together they want more memory
-# than the guest has, so reclaim chooses between the clean file pages,
-# which it drops and the reader reads again, and anonymous pages, which go
-# to swap. Both kinds are movable: the page allocator may place them in
-# CMA (in ZONE_CMA with the series). BENCH lines:
+# over. Together they want more memory than the guest has, so reclaim
+# chooses between the clean file pages, which it drops and the reader
+# reads again, and anonymous pages, which go to swap. Both kinds are
+# movable: the page allocator may place them in CMA (in ZONE_CMA with the
+# series). BENCH lines:
 #   elapsed_s   the churn's time for its passes (as in `utilization`)
 #   read_s      the reader's time for its READS passes
 #   read_mib    what the reader read
