@@ -241,7 +241,10 @@ def kernel_tree(root, kernel, base_name, snapshot):
     'base' is build/wt/<base>/bench-base, a worktree at tag base (the
     pristine base); a kernel with patches (an ablation) gets its own
     worktree, build/wt/<base>/bench-<tree>-<hash>, with the patches applied
-    on top.
+    on top. The hash names the tree and the patches, not the commit: after
+    a rebase of the series the same worktree is checked out at the new
+    commit, so that only the files that changed are newer than the
+    kernel's objects and the rebuild is incremental.
     """
     if kernel.tree == 'series' and not kernel.patches:
         return snapshot
@@ -250,7 +253,7 @@ def kernel_tree(root, kernel, base_name, snapshot):
         text=True, check=True).stdout.strip()
     name = 'bench-base'
     if kernel.patches:
-        h = hashlib.sha1(repr((commit, kernel.patches)).encode()).hexdigest()[:8]
+        h = hashlib.sha1(repr((kernel.tree, kernel.patches)).encode()).hexdigest()[:8]
         name = f'bench-{kernel.tree}-{h}'
     path = proc.worktree(snapshot, os.path.join(root, 'build', 'wt', base_name, name), commit,
                          reset=True)
