@@ -90,7 +90,6 @@ VMSTAT_SUMS = {
                'pgskip_cma'),
     'pgsteal': ('pgsteal_kswapd', 'pgsteal_direct', 'pgsteal_khugepaged'),
     'compact_stall': ('compact_stall',),
-    'compact_fail': ('compact_fail',),
     'compact_success': ('compact_success',),
     'compact_scanned': ('compact_migrate_scanned', 'compact_free_scanned'),
     'kcompactd_wake': ('compact_daemon_wake',),
