@@ -25,7 +25,7 @@ HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 
-.PHONY: test-debug bad-input layouts mm-selftests soak fault-inject demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
+.PHONY: test-debug bad-input layouts mm-selftests soak fault-inject demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-report bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -159,6 +159,12 @@ bench: deps
 bench-plot:
 	@scripts/install-deps.sh python3-matplotlib
 	@$(HARNESS) bench --replot $(B)
+
+## make bench-report B=name  rewrite bench/results/name.* from the last
+##                     run's console logs (a new metric, a corrected note)
+bench-report:
+	@scripts/install-deps.sh python3-matplotlib
+	@$(HARNESS) bench --report $(B) $(if $(RUNS),--runs $(RUNS),)
 
 ## make bench-list     list the benchmarks
 bench-list:

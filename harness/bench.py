@@ -407,23 +407,43 @@ def _run(root, bench, results_dir, base, series):
                            f'{" ".join(bench.workload)}')
             t0 = time.monotonic()
             rc, _ = qemu.boot(argv, console_log, v.boot_timeout)
-            with open(console_log, errors='replace') as f:
-                res = console.bench_figures(f.read())
+            res = boot_figures(console_log, v.boot_timeout if rc is None else None)
             res['wall_s'] = time.monotonic() - t0
-            problems = []
-            if rc is None:
-                problems.append(f'killed after {v.boot_timeout} s')
-            if '_finished' not in res['metrics']:
-                problems.append('workload did not finish')
-            if res['metrics'].get('exit_status', 0):
-                problems.append(f'workload exited {res["metrics"]["exit_status"]:.0f}')
-            problems += [f'kernel splat: {line}' for _, line in res['splats']]
-            res['problems'] = problems
+            problems = res['problems']
             runs[k.name].append(res)
             shown = ', '.join(f'{m} {res["metrics"][m]:g}' for m in bench.metrics
                               if m in res['metrics'])
             printer.step(f'{bench.name}:     {shown}' +
                            (f'  PROBLEMS: {"; ".join(problems)}' if problems else ''))
+    markdown = write_report(root, bench, runs, cmdlines, base, series, results_dir)
+    if bench.profile:
+        markdown += profile_section(root, bench, kernels, logdir, plugin)
+        with open(os.path.join(results_dir, bench.name + '.md'), 'w') as f:
+            f.write(markdown)
+    failed = sum(1 for rs in runs.values() for r in rs if r['problems'])
+    return markdown, failed
+
+
+def boot_figures(console_log, killed_after=None):
+    """console.bench_figures() of one boot's @console_log, with 'problems':
+    why the run is left out of the medians (@killed_after: the boot timeout
+    when QEMU had to be killed), [] when it counts."""
+    with open(console_log, errors='replace') as f:
+        res = console.bench_figures(f.read())
+    problems = []
+    if killed_after is not None:
+        problems.append(f'killed after {killed_after} s')
+    if '_finished' not in res['metrics']:
+        problems.append('workload did not finish')
+    if res['metrics'].get('exit_status', 0):
+        problems.append(f'workload exited {res["metrics"]["exit_status"]:.0f}')
+    problems += [f'kernel splat: {line}' for _, line in res['splats']]
+    res['problems'] = problems
+    return res
+
+
+def write_report(root, bench, runs, cmdlines, base, series, results_dir):
+    """Write @bench's .json, .png and .md to @results_dir; the markdown."""
     from . import benchreport
     report = benchreport.make_report(root, bench, runs, cmdlines, base, series)
     os.makedirs(results_dir, exist_ok=True)
@@ -435,12 +455,60 @@ def _run(root, bench, results_dir, base, series):
     if plot_err:
         printer.step(f'{bench.name}: no plot: {plot_err}')
     markdown = report['markdown']
-    if bench.profile:
-        markdown += profile_section(root, bench, kernels, logdir, plugin)
     with open(base + '.md', 'w') as f:
         f.write(markdown)
-    failed = sum(1 for rs in runs.values() for r in rs if r['problems'])
-    return markdown, failed
+    return markdown
+
+
+def report_only(root, bench, results_dir, base):
+    """Rewrite @bench's results from the console logs of its last run in
+    build/results/bench-NAME/, without building or booting: after a new
+    metric or a corrected note, the table is the same run's. Refuses when
+    a log is missing or older than that run's build.log (a log the last
+    run did not write: a kernel renamed or added since, more runs asked
+    for), and for a benchmark with an instruction profile, which needs
+    the boots. The series is named as the run's own report named it; the
+    boots' wall times are not in the logs and are left out."""
+    if bench.profile:
+        raise BenchError(f'{bench.name}: its instruction profile needs the boots; '
+                         f'run make bench B={bench.name}')
+    logdir = os.path.join(root, 'build', 'results', 'bench-' + bench.name)
+    build_log = os.path.join(logdir, 'build.log')
+    again = f'run make bench B={bench.name}'
+    if not os.path.exists(build_log):
+        raise BenchError(f'{bench.name}: no earlier run in '
+                         f'{os.path.relpath(logdir, root)}: {again}')
+    started = os.path.getmtime(build_log)
+    try:
+        with open(os.path.join(results_dir, bench.name + '.json')) as f:
+            series = 'described: ' + json.load(f)['series']
+    except (OSError, ValueError, KeyError, TypeError):
+        raise BenchError(f'{bench.name}: {os.path.relpath(results_dir, root)}/'
+                         f'{bench.name}.json, which names the series the run '
+                         f'built, is missing or unreadable: {again}') from None
+    extra = bench_cmdline(bench, bench.workload)
+    drive = bench_disk_args(root, bench)
+    runs = {k.name: [] for k in bench.kernels}
+    cmdlines = {}
+    for k in bench.kernels:
+        v = kernel_variant(bench, k)
+        odir = os.path.join(root, 'build', 'out', build_key(v, k))
+        cmdlines[k.name] = qemu.command(
+            v, os.path.join(odir, v.arch.image),
+            os.path.join(odir, 'bench-initramfs.cpio.gz'),
+            mode='bench', extra_cmdline=extra) + drive
+        for r in range(bench.runs):
+            path = os.path.join(logdir, f'{k.name}-run{r + 1}.log')
+            rel = os.path.relpath(path, root)
+            if not os.path.exists(path):
+                raise BenchError(f'{bench.name}: no console log {rel}: {again}')
+            if os.path.getmtime(path) < started:
+                raise BenchError(f'{bench.name}: {rel} is older than the last run '
+                                 f'(its build.log), so that run did not write it: {again}')
+            res = boot_figures(path)
+            res['wall_s'] = None
+            runs[k.name].append(res)
+    return write_report(root, bench, runs, cmdlines, base, series, results_dir)
 
 
 def run_logs(bench, btable, reproduce=None):
@@ -552,6 +620,18 @@ def main(args, btable):
             except (OSError, BenchError) as e:
                 err = str(e)
             print(f'{name}: ' + (err or f'wrote {os.path.relpath(base, paths.ROOT)}.png'))
+        return 0
+    if args.report:
+        if not args.benchmarks:
+            print('harness: --report needs benchmark names (B=name)', file=sys.stderr)
+            return 2
+        for name in args.benchmarks:
+            try:
+                b = bases.lookup(btable, table[name].guest.base)
+                print(report_only(paths.ROOT, table[name], paths.BENCH_RESULTS, b))
+            except BenchError as e:
+                print(f'harness: {e}', file=sys.stderr)
+                return 2
         return 0
     failed = 0
     for name in args.benchmarks or list(table):

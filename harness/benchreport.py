@@ -28,6 +28,13 @@ def _fmt(x):
 
 
 def make_report(root, bench, runs, cmdlines, base, series):
+    """The markdown, JSON data and table of @bench's @runs. @series is the
+    work tree the series kernels were built from, or its description as
+    an earlier report gave it (a str starting with 'described: ')."""
+    if series.startswith('described: '):
+        series = series[len('described: '):]
+    else:
+        series = series_description(series)
     ref = bench.kernels[0].name
     table = {}
     for k in bench.kernels:
@@ -121,7 +128,7 @@ def _report_tail(root, bench, runs, cmdlines, base, series):
         lines += _left_out_figures(bench, runs)
     lines += ['', '## How it was run', '',
               f'- base: {base.commit_message} (tag `base` of `{base.tree}`)',
-              f'- series: {series_description(series)}',
+              f'- series: {series}',
               f'- workload: `{" ".join(bench.workload)}` ({_workload_source(root, bench)})' +
               (f', zram swap {bench.zram}' if bench.zram else ''),
               f'- reproduce: `{bench.reproduce or f"make bench B={bench.name}"}`', '']
@@ -143,7 +150,7 @@ def _relative(argv, root):
 def _report_data(root, bench, runs, cmdlines, base, series):
     return {'benchmark': bench.name, 'workload': list(bench.workload),
             'zram': bench.zram, 'base': base.commit_message,
-            'series': series_description(series),
+            'series': series,
             'kernels': {k.name: {'tree': k.tree,
                                  'fragments': list(kernel_variant(bench, k).fragments),
                                  'qemu': _relative(cmdlines.get(k.name), root),

@@ -112,6 +112,9 @@ def parser():
     p.add_argument('--list', action='store_true', help='list the benchmarks')
     p.add_argument('--replot', action='store_true',
                    help='redraw the plots from bench/results/*.json, no boots')
+    p.add_argument('--report', action='store_true',
+                   help="rewrite the results from the last run's console logs, "
+                   'no builds or boots')
     p = sub.add_parser('analyse', help='summarise an existing console log')
     p.add_argument('variant')
     p.add_argument('console')

@@ -83,6 +83,7 @@ VMSTAT_SUMS = {
                    'allocstall_movable', 'allocstall_highmem',
                    'allocstall_device', 'allocstall_cma'),
     'pgscan': ('pgscan_kswapd', 'pgscan_direct', 'pgscan_khugepaged'),
+    'pgscan_direct': ('pgscan_direct',),
     # LRU folios reclaim passed over because their zone is above the
     # request's highest zone; pgscan counts them too.
     'pgskip': ('pgskip_dma', 'pgskip_dma32', 'pgskip_normal',
@@ -98,6 +99,8 @@ VMSTAT_SUMS = {
     'pgmigrate': ('pgmigrate_success',),
     'thp_fault_alloc': ('thp_fault_alloc',),
     'thp_fault_fallback': ('thp_fault_fallback',),
+    # THPs split, the deferred-split shrinker's among them.
+    'thp_split': ('thp_split_page',),
     # Pages read back soon after reclaim dropped them (workingset shadows).
     'refault_file': ('workingset_refault_file',),
     'refault_anon': ('workingset_refault_anon',),

@@ -1,5 +1,7 @@
+import contextlib
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -220,38 +222,84 @@ class BenchExclusiveTest(unittest.TestCase):
                 pass
 
 
-class BenchRunTest(unittest.TestCase):
-    """bench.run end to end, the builds and the boots mocked: every boot
+@contextlib.contextmanager
+def _mocked_bench_run():
+    """A temporary root in which bench.run builds nothing and every boot
     gives data/console-bench-cma-concurrency.log (the series kernel of a
-    real cma-concurrency run on 7.3-rc7)."""
+    real cma-concurrency run on 7.3-rc7); prepare() writes the run's
+    build.log with an old time, as a build that ended before the boots."""
+    from unittest import mock
+    fixture = os.path.join(os.path.dirname(__file__), 'data',
+                           'console-bench-cma-concurrency.log')
+
+    def fake_boot(argv, console_log, limit, echo=None):
+        shutil.copy(fixture, console_log)
+        return 0, 1.0
+
+    def fake_prepare(root, bench_obj, log, series):
+        with open(log, 'w') as f:
+            f.write('built\n')
+        os.utime(log, (1, 1))
+        return {k.name: (bench.kernel_variant(bench_obj, k), k, 'Image', 'initrd', 'out')
+                for k in bench_obj.kernels}
+
+    with tempfile.TemporaryDirectory() as d, \
+            mock.patch.object(bench, 'series_snapshot', lambda r, b, s: s), \
+            mock.patch.object(bench, 'prepare', fake_prepare), \
+            mock.patch.object(bench.qemu, 'boot', fake_boot), \
+            mock.patch.object(bench.printer, 'step', lambda msg: None), \
+            mock.patch.object(benchreport, 'plot', lambda *a: 'no plot in tests'):
+        yield d
+
+
+class BenchRunTest(unittest.TestCase):
+    """bench.run end to end, the builds and the boots mocked."""
 
     def test_run_writes_the_report(self):
-        from unittest import mock
-        import shutil
         table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
         b = table['cma-concurrency']
-        fixture = os.path.join(os.path.dirname(__file__), 'data',
-                               'console-bench-cma-concurrency.log')
-
-        def fake_boot(argv, console_log, limit, echo=None):
-            shutil.copy(fixture, console_log)
-            return 0, 1.0
-
-        def fake_prepare(root, bench_obj, log, series):
-            return {k.name: (bench.kernel_variant(bench_obj, k), k, 'Image', 'initrd', 'out')
-                    for k in bench_obj.kernels}
-
-        with tempfile.TemporaryDirectory() as d, \
-                mock.patch.object(bench, 'series_snapshot', lambda r, b, s: s), \
-                mock.patch.object(bench, 'prepare', fake_prepare), \
-                mock.patch.object(bench.qemu, 'boot', fake_boot), \
-                mock.patch.object(bench.printer, 'step', lambda msg: None), \
-                mock.patch.object(benchreport, 'plot', lambda *a: 'no plot in tests'):
+        with _mocked_bench_run() as d:
             text, failed = bench.run(d, b, os.path.join(d, 'results'),
                                      *_base_612())
             self.assertEqual(failed, 0)
             self.assertIn('| 16 | `series` | 5,111 (5,111-5,111) | 1.00 | 0 | 0.000 |', text)
             self.assertTrue(os.path.exists(os.path.join(d, 'results', 'cma-concurrency.json')))
+
+
+class BenchReportOnlyTest(unittest.TestCase):
+    """make bench-report: the same table from the last run's console logs,
+    the run's own series line, and a clear refusal for a log that run did
+    not write."""
+
+    def test_rewrites_from_logs_and_refuses_stale_ones(self):
+        from unittest import mock
+        table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
+        b = table['cma-concurrency']
+        base = _base_612()[0]
+        with _mocked_bench_run() as d:
+            results = os.path.join(d, 'results')
+            text, _ = bench.run(d, b, results, *_base_612())
+            with mock.patch.object(benchreport, 'series_description',
+                                   lambda tree: 'not asked again'):
+                again = bench.report_only(d, b, results, base)
+            # The table and the series line are the run's; the QEMU lines
+            # differ only because the fake prepare() names no real image.
+            cut = '## How it was run'
+            self.assertEqual(again.split(cut)[0], text.split(cut)[0])
+            series_line = [x for x in text.splitlines() if x.startswith('- series:')]
+            self.assertEqual(series_line,
+                             [x for x in again.splitlines() if x.startswith('- series:')])
+            logdir = os.path.join(d, 'build', 'results', 'bench-' + b.name)
+            os.utime(os.path.join(logdir, 'build.log'), None)
+            with self.assertRaisesRegex(bench.BenchError, 'run1.log is older than the last run'):
+                bench.report_only(d, b, results, base)
+            os.utime(os.path.join(logdir, 'build.log'), (1, 1))
+            os.unlink(os.path.join(logdir, 'series-run1.log'))
+            with self.assertRaisesRegex(bench.BenchError, 'no console log .*series-run1.log'):
+                bench.report_only(d, b, results, base)
+        with self.assertRaisesRegex(bench.BenchError, 'instruction profile'):
+            bench.report_only(paths.ROOT, table['overhead-icount-profile'],
+                              paths.BENCH_RESULTS, base)
 
 
 class BenchPathsTest(unittest.TestCase):
