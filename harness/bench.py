@@ -164,14 +164,19 @@ def disk_files(name, spec):
 _DISK_PATTERN = bytes(range(1, 256)) * 257
 
 
+def disk_image_path(root, bench):
+    """Where disk_image() keeps @bench's disk."""
+    return os.path.join(root, 'build', 'cache', f'disk-ext2-{bench.disk}.img')
+
+
 def disk_image(root, bench):
     """Path of @bench's disk: an ext2 image under build/cache/ holding
     COUNT files of SIZE MiB (f000, f001, ...), made once (mke2fs -d) and
     reused; QEMU attaches it read-only, so every boot reads the same
     blocks."""
     count, mib = disk_files(bench.name, bench.disk)
-    cache = os.path.join(root, 'build', 'cache')
-    path = os.path.join(cache, f'disk-ext2-{bench.disk}.img')
+    path = disk_image_path(root, bench)
+    cache = os.path.dirname(path)
     if os.path.exists(path):
         return path
     printer.step(f'{bench.name}: make the disk, {count} files of {mib} MiB (ext2)')
@@ -415,11 +420,8 @@ def _run(root, bench, results_dir, base, series):
                               if m in res['metrics'])
             printer.step(f'{bench.name}:     {shown}' +
                            (f'  PROBLEMS: {"; ".join(problems)}' if problems else ''))
-    markdown = write_report(root, bench, runs, cmdlines, base, series, results_dir)
-    if bench.profile:
-        markdown += profile_section(root, bench, kernels, logdir, plugin)
-        with open(os.path.join(results_dir, bench.name + '.md'), 'w') as f:
-            f.write(markdown)
+    profile = profile_section(root, bench, kernels, logdir, plugin) if bench.profile else ''
+    markdown = write_report(root, bench, runs, cmdlines, base, series, results_dir, profile)
     failed = sum(1 for rs in runs.values() for r in rs if r['problems'])
     return markdown, failed
 
@@ -442,8 +444,9 @@ def boot_figures(console_log, killed_after=None):
     return res
 
 
-def write_report(root, bench, runs, cmdlines, base, series, results_dir):
-    """Write @bench's .json, .png and .md to @results_dir; the markdown."""
+def write_report(root, bench, runs, cmdlines, base, series, results_dir, extra=''):
+    """Write @bench's .json, .png and .md (with @extra markdown at its end)
+    to @results_dir; the markdown."""
     from . import benchreport
     report = benchreport.make_report(root, bench, runs, cmdlines, base, series)
     os.makedirs(results_dir, exist_ok=True)
@@ -454,7 +457,7 @@ def write_report(root, bench, runs, cmdlines, base, series, results_dir):
     plot_err = benchreport.plot(bench, runs, base + '.png')
     if plot_err:
         printer.step(f'{bench.name}: no plot: {plot_err}')
-    markdown = report['markdown']
+    markdown = report['markdown'] + extra
     with open(base + '.md', 'w') as f:
         f.write(markdown)
     return markdown
@@ -467,8 +470,9 @@ def report_only(root, bench, results_dir, base):
     a log is missing or older than that run's build.log (a log the last
     run did not write: a kernel renamed or added since, more runs asked
     for), and for a benchmark with an instruction profile, which needs
-    the boots. The series is named as the run's own report named it; the
-    boots' wall times are not in the logs and are left out."""
+    the boots. The series and the boots' wall times, which the logs do
+    not hold, are taken from the run's own report (its JSON)."""
+    from . import benchreport
     if bench.profile:
         raise BenchError(f'{bench.name}: its instruction profile needs the boots; '
                          f'run make bench B={bench.name}')
@@ -481,13 +485,14 @@ def report_only(root, bench, results_dir, base):
     started = os.path.getmtime(build_log)
     try:
         with open(os.path.join(results_dir, bench.name + '.json')) as f:
-            series = 'described: ' + json.load(f)['series']
+            earlier = json.load(f)
+        series = benchreport.DescribedSeries(earlier['series'])
     except (OSError, ValueError, KeyError, TypeError):
         raise BenchError(f'{bench.name}: {os.path.relpath(results_dir, root)}/'
                          f'{bench.name}.json, which names the series the run '
                          f'built, is missing or unreadable: {again}') from None
     extra = bench_cmdline(bench, bench.workload)
-    drive = bench_disk_args(root, bench)
+    drive = disk_args(disk_image_path(root, bench)) if bench.disk else []
     runs = {k.name: [] for k in bench.kernels}
     cmdlines = {}
     for k in bench.kernels:
@@ -506,9 +511,18 @@ def report_only(root, bench, results_dir, base):
                 raise BenchError(f'{bench.name}: {rel} is older than the last run '
                                  f'(its build.log), so that run did not write it: {again}')
             res = boot_figures(path)
-            res['wall_s'] = None
+            res['wall_s'] = _earlier_wall_s(earlier, k.name, r)
             runs[k.name].append(res)
     return write_report(root, bench, runs, cmdlines, base, series, results_dir)
+
+
+def _earlier_wall_s(earlier, kernel, run):
+    """The wall time of boot @run of @kernel in the @earlier report's JSON
+    (the same boot: its log is newer than the run's build.log), or None."""
+    try:
+        return earlier['kernels'][kernel]['runs'][run]['wall_s']
+    except (KeyError, IndexError, TypeError):
+        return None
 
 
 def run_logs(bench, btable, reproduce=None):

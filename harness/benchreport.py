@@ -27,13 +27,15 @@ def _fmt(x):
     return f'{x:.3g}'
 
 
+class DescribedSeries(str):
+    """The series as an earlier report described it (series_description()
+    of the tree its run built from), for a report rewritten later."""
+
+
 def make_report(root, bench, runs, cmdlines, base, series):
     """The markdown, JSON data and table of @bench's @runs. @series is the
-    work tree the series kernels were built from, or its description as
-    an earlier report gave it (a str starting with 'described: ')."""
-    if series.startswith('described: '):
-        series = series[len('described: '):]
-    else:
+    work tree the series kernels were built from, or a DescribedSeries."""
+    if not isinstance(series, DescribedSeries):
         series = series_description(series)
     ref = bench.kernels[0].name
     table = {}

@@ -1,4 +1,5 @@
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -289,6 +290,10 @@ class BenchReportOnlyTest(unittest.TestCase):
             series_line = [x for x in text.splitlines() if x.startswith('- series:')]
             self.assertEqual(series_line,
                              [x for x in again.splitlines() if x.startswith('- series:')])
+            with open(os.path.join(results, b.name + '.json')) as f:
+                walls = [r['wall_s'] for k in json.load(f)['kernels'].values()
+                         for r in k['runs']]
+            self.assertTrue(walls and None not in walls, walls)
             logdir = os.path.join(d, 'build', 'results', 'bench-' + b.name)
             os.utime(os.path.join(logdir, 'build.log'), None)
             with self.assertRaisesRegex(bench.BenchError, 'run1.log is older than the last run'):
