@@ -90,6 +90,7 @@ VMSTAT_SUMS = {
                'pgskip_highmem', 'pgskip_movable', 'pgskip_device',
                'pgskip_cma'),
     'pgsteal': ('pgsteal_kswapd', 'pgsteal_direct', 'pgsteal_khugepaged'),
+    'pgsteal_kswapd': ('pgsteal_kswapd',),
     'compact_stall': ('compact_stall',),
     'compact_success': ('compact_success',),
     'compact_scanned': ('compact_migrate_scanned', 'compact_free_scanned'),
