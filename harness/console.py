@@ -91,6 +91,8 @@ VMSTAT_SUMS = {
                'pgskip_cma'),
     'pgsteal': ('pgsteal_kswapd', 'pgsteal_direct', 'pgsteal_khugepaged'),
     'pgsteal_kswapd': ('pgsteal_kswapd',),
+    # Active folios reclaim scanned to deactivate them.
+    'pgrefill': ('pgrefill',),
     'compact_stall': ('compact_stall',),
     'compact_success': ('compact_success',),
     'compact_scanned': ('compact_migrate_scanned', 'compact_free_scanned'),
