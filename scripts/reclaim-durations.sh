@@ -1,0 +1,24 @@
+#!/bin/sh
+# reclaim-durations.sh LOG...: one line per direct reclaim in console logs
+# of kernels built with harness/faults/direct-reclaim-log-7.3.patch and
+# direct-reclaim-zones-log-7.3.patch: the benchmark and the boot (from the
+# log's path, build/results/bench-NAME/KERNEL-runN.log), the task, the
+# order, when it started (the guest's seconds since boot, at its first
+# "enter" line), how long it lasted (to its "direct-reclaim:" line), the
+# last priority, the pages scanned at that priority (a THP counts as 512)
+# and the pages reclaimed.
+[ $# -ge 1 ] || { echo "usage: reclaim-durations.sh LOG..." >&2; exit 2; }
+for f in "$@"; do
+	[ -r "$f" ] || { echo "reclaim-durations.sh: cannot read $f" >&2; exit 2; }
+	bench=$(basename "$(dirname "$f")")
+	sed 's/^\[ *\([0-9.]*\)\] vmscan: /\1 /' "$f" |
+	awk -v bench="${bench#bench-}" -v boot="$(basename "$f" .log)" '
+		$2 == "direct-reclaim-zone:" && $4 == "enter" && !($3 in start) {
+			start[$3] = $1
+		}
+		$2 == "direct-reclaim:" && $3 == "comm" {
+			printf "%-20s %-20s %-16s order %s from %5.1f s, %5.1f s long, priority %2s, scanned %7s, reclaimed %s\n",
+			       bench, boot, $4, $6, start[$4], $1 - start[$4], $NF, $(NF - 4), $(NF - 2)
+			delete start[$4]
+		}'
+done
