@@ -6,19 +6,29 @@
 # order, when it started (the guest's seconds since boot, at its first
 # "enter" line), how long it lasted (to its "direct-reclaim:" line), the
 # last priority, the pages scanned at that priority (a THP counts as 512)
-# and the pages reclaimed.
+# and the pages reclaimed. A reclaim that has entered but has no
+# "direct-reclaim:" line in the log (still running when the log was
+# taken) gets a line that says so, with the time from its start to the
+# log's last kernel line: a lower bound of its length.
 [ $# -ge 1 ] || { echo "usage: reclaim-durations.sh LOG..." >&2; exit 2; }
 for f in "$@"; do
 	[ -r "$f" ] || { echo "reclaim-durations.sh: cannot read $f" >&2; exit 2; }
 	bench=$(basename "$(dirname "$f")")
 	sed 's/^\[ *\([0-9.]*\)\] vmscan: /\1 /' "$f" |
 	awk -v bench="${bench#bench-}" -v boot="$(basename "$f" .log)" '
+		$1 ~ /^[0-9]+[.][0-9]+$/ { last = $1 }
 		$2 == "direct-reclaim-zone:" && $4 == "enter" && !($3 in start) {
 			start[$3] = $1
+			order[$3] = $6
 		}
 		$2 == "direct-reclaim:" && $3 == "comm" {
 			printf "%-20s %-20s %-16s order %s from %5.1f s, %5.1f s long, priority %2s, scanned %7s, reclaimed %s\n",
 			       bench, boot, $4, $6, start[$4], $1 - start[$4], $NF, $(NF - 4), $(NF - 2)
 			delete start[$4]
+		}
+		END {
+			for (task in start)
+				printf "%-20s %-20s %-16s order %s from %5.1f s, >%4.1f s long, no end in the log\n",
+				       bench, boot, task, order[task], start[task], last - start[task]
 		}'
 done
