@@ -7,16 +7,21 @@
 # "enter" line), how long it lasted (to its "direct-reclaim:" line), the
 # last priority, the pages scanned at that priority (a THP counts as 512)
 # and the pages reclaimed. A reclaim that has entered but has no
-# "direct-reclaim:" line in the log (still running when the log was
-# taken) gets a line that says so, with the time from its start to the
-# log's last kernel line: a lower bound of its length.
+# "direct-reclaim:" line in the log gets a line that says so, with the
+# time from its start to the last kernel line before the end of the
+# kernel log the guest dumps after the workload (===HARNESS-DMESG-END===):
+# a lower bound of its length, 0 when the kernel logged nothing after it.
 [ $# -ge 1 ] || { echo "usage: reclaim-durations.sh LOG..." >&2; exit 2; }
 for f in "$@"; do
 	[ -r "$f" ] || { echo "reclaim-durations.sh: cannot read $f" >&2; exit 2; }
 	bench=$(basename "$(dirname "$f")")
 	sed 's/^\[ *\([0-9.]*\)\] vmscan: /\1 /' "$f" |
 	awk -v bench="${bench#bench-}" -v boot="$(basename "$f" .log)" '
-		$1 ~ /^[0-9]+[.][0-9]+$/ { last = $1 }
+		/^===HARNESS-DMESG-END===/ { dumped = 1 }
+		!dumped && match($0, /^[[] *[0-9]+[.][0-9]+[]]/) {
+			last = substr($0, 2, RLENGTH - 2) + 0
+		}
+		!dumped && $1 ~ /^[0-9]+[.][0-9]+$/ { last = $1 }
 		$2 == "direct-reclaim-zone:" && $4 == "enter" && !($3 in start) {
 			start[$3] = $1
 			order[$3] = $6
