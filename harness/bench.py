@@ -61,8 +61,12 @@ PROFILE_UNIT = {'faults': 'faults'}
 def _inherit(cp, sec, chain):
     """Resolve `like = <benchmark>` in @cp: @sec takes every key of that
     benchmark it does not set itself (`like` aside), and its [<like>:<kernel>]
-    sections when it has none of its own. @chain: the sections on the way,
-    to refuse a cycle."""
+    sections when it has none of its own. An own kernel section left empty
+    takes the keys of the parent's kernel of the same name, so a variant of
+    a benchmark names the kernels it keeps without repeating them; an empty
+    one the parent lacks is refused, since it would silently mean "the
+    series, no fragments" (write `tree = series` for that). @chain: the
+    sections on the way, to refuse a cycle."""
     parent = cp[sec].get('like')
     if not parent:
         return
@@ -76,12 +80,28 @@ def _inherit(cp, sec, chain):
             cp.set(sec, key, value)
     cp.remove_option(sec, 'like')
     own = [ks for ks in cp.sections() if ks.startswith(sec + ':')]
-    if not own:
-        for ks in [ks for ks in cp.sections() if ks.startswith(parent + ':')]:
-            name = sec + ':' + ks.split(':', 1)[1]
-            cp.add_section(name)
-            for key, value in cp[ks].items():
-                cp.set(name, key, value)
+    if own:
+        for ks in own:
+            if not cp.options(ks):
+                _take_parent_kernel(cp, ks, parent)
+        return
+    for ks in [ks for ks in cp.sections() if ks.startswith(parent + ':')]:
+        name = sec + ':' + ks.split(':', 1)[1]
+        cp.add_section(name)
+        for key, value in cp[ks].items():
+            cp.set(name, key, value)
+
+
+def _take_parent_kernel(cp, ks, parent):
+    """Fill the empty kernel section @ks from [<parent>:<same kernel>]."""
+    kernel = ks.split(':', 1)[1]
+    src = parent + ':' + kernel
+    if src not in cp:
+        raise BenchError(f'[{ks}] is empty and like = {parent} has no kernel '
+                         f'{kernel}: write tree = series for the series '
+                         'with no fragments')
+    for key, value in cp[src].items():
+        cp.set(ks, key, value)
 
 
 def load(path, runs_override=None, btable=None):

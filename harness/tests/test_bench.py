@@ -90,6 +90,8 @@ class BenchLoadTest(unittest.TestCase):
             ('[b]\n' + guest + 'like = c\n[b:a]\n[b:c]\n', 'not a benchmark'),
             ('[b]\n' + guest + 'like = d\n[b:a]\n[b:c]\n'
              '[d]\nlike = b\n', 'cycle'),
+            ('[b]\n' + guest + '[b:a]\ntree = base\n[b:c]\n'
+             '[e]\nlike = b\n[e:a]\n[e:d]\n', 'like = b has no kernel d'),
             ('[b]\n' + guest + 'profile = churn 1\n[b:a]\n[b:c]\n',
              'program faults'),
             ('[b]\n' + guest.replace('faults 1 1', 'churn 1 1 1') +
@@ -114,7 +116,7 @@ class BenchLoadTest(unittest.TestCase):
                 '[c]\nlike = b\nsummary = t\nworkload = faults 2 2\n'
                 'profile = faults 2 1\n'
                 '[d]\nlike = c\ncmdline = cma=256M\n[d:x]\ntree = base\n'
-                '[d:y]\n')
+                '[d:y]\ntree = series\n[d:zone]\n')
         table = self.load(text)
         c, d = table['c'], table['d']
         self.assertEqual((c.summary, c.workload, c.guest.cmdline, c.profile),
@@ -123,7 +125,11 @@ class BenchLoadTest(unittest.TestCase):
         self.assertEqual(c.kernels[1].fragments, ('zone-cma',))
         # Inherited through c; its own kernels replace b's.
         self.assertEqual((d.summary, d.guest.cmdline), ('t', 'cma=256M'))
-        self.assertEqual([k.name for k in d.kernels], ['x', 'y'])
+        self.assertEqual([k.name for k in d.kernels], ['x', 'y', 'zone'])
+        # An empty own section takes the parent's kernel of that name.
+        self.assertEqual((d.kernels[2].tree, d.kernels[2].fragments),
+                         ('series', ('zone-cma',)))
+        self.assertEqual(d.kernels[1].fragments, ())
         self.assertEqual([k.name for k in table['b'].kernels], ['base', 'zone'])
 
 
