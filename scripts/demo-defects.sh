@@ -43,8 +43,15 @@
 #           series; with the patch node 1 leaves has_memory while its
 #           ZONE_CMA holds 32768 pages). Patches are applied to build/linux
 #           and taken off as for wake.
+#   memblock  issue 17's item 6 (drivers/base/memory.c): cma_zone_pins on
+#           the x86_64-zone-cma variant, first the series, then the series
+#           without its change to early_node_zone_for_memory_block()
+#           (harness/faults/zone-cma-memblock-zone-7.3.patch): a memory
+#           block shared by a kernel zone and ZONE_CMA then gets no zone,
+#           so offline_cma_block_ebusy must fail (EINVAL, not EBUSY).
 #
-#   demo-defects.sh [thp|pinned|stress|wake|zone|node]...   (default: all six)
+#   demo-defects.sh [thp|pinned|stress|wake|zone|node|memblock]...
+#   (default: all seven)
 #
 # Needs the x86_64 variant built (make run V=x86_64), whose initramfs
 # carries the series' kselftests, for pinned, stress and zone the 6.12
@@ -137,7 +144,7 @@ zone_boot() {
 		cma:cma_zone_placement,cma:cma_zone_pins
 }
 
-[ $# -gt 0 ] || set -- thp pinned stress wake zone node
+[ $# -gt 0 ] || set -- thp pinned stress wake zone node memblock
 # Kernels are looked up in assignments (k=$(...)), so that a missing one
 # stops the demo (set -e) instead of booting an empty path.
 for demo in "$@"; do
@@ -169,6 +176,10 @@ for demo in "$@"; do
 		k=$(backport_kernel)
 		zone_boot zone-6.12 "$k"
 		zone_boot zone-series "$zone_kernel" ;;
-	*) die "unknown demo '$demo' (thp, pinned, stress, wake, zone, node)" ;;
+	memblock)
+		fault_run memblock-series x86_64-zone-cma cma:cma_zone_pins
+		fault_run memblock-zone x86_64-zone-cma cma:cma_zone_pins \
+			zone-cma-memblock-zone-7.3.patch ;;
+	*) die "unknown demo '$demo' (thp, pinned, stress, wake, zone, node, memblock)" ;;
 	esac
 done
