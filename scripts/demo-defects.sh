@@ -49,9 +49,16 @@
 #           (harness/faults/zone-cma-memblock-zone-7.3.patch): a memory
 #           block shared by a kernel zone and ZONE_CMA then gets no zone,
 #           so offline_cma_block_ebusy must fail (EINVAL, not EBUSY).
+#   accounting  issue 17's item 4: cma_zone_layout on the x86_64-zone-cma
+#           variant, first the series, then the series with the 6.12
+#           backport's accounting put back
+#           (harness/faults/zone-cma-accounting-6.12-7.3.patch): ZONE_CMA's
+#           pages then raise the kernel zones' lowmem reserves, so
+#           reserve_as_movable must fail. `make bench B=accounting` shows
+#           what that does to MemAvailable and min_free_kbytes.
 #
-#   demo-defects.sh [thp|pinned|stress|wake|zone|node|memblock]...
-#   (default: all seven)
+#   demo-defects.sh [thp|pinned|stress|wake|zone|node|memblock|accounting]...
+#   (default: all eight)
 #
 # Needs the x86_64 variant built (make run V=x86_64), whose initramfs
 # carries the series' kselftests, for pinned, stress and zone the 6.12
@@ -144,7 +151,7 @@ zone_boot() {
 		cma:cma_zone_placement,cma:cma_zone_pins
 }
 
-[ $# -gt 0 ] || set -- thp pinned stress wake zone node memblock
+[ $# -gt 0 ] || set -- thp pinned stress wake zone node memblock accounting
 # Kernels are looked up in assignments (k=$(...)), so that a missing one
 # stops the demo (set -e) instead of booting an empty path.
 for demo in "$@"; do
@@ -180,6 +187,10 @@ for demo in "$@"; do
 		fault_run memblock-series x86_64-zone-cma cma:cma_zone_pins
 		fault_run memblock-zone x86_64-zone-cma cma:cma_zone_pins \
 			zone-cma-memblock-zone-7.3.patch ;;
-	*) die "unknown demo '$demo' (thp, pinned, stress, wake, zone, node, memblock)" ;;
+	accounting)
+		fault_run accounting-series x86_64-zone-cma cma:cma_zone_layout
+		fault_run accounting-6.12 x86_64-zone-cma cma:cma_zone_layout \
+			zone-cma-accounting-6.12-7.3.patch ;;
+	*) die "unknown demo '$demo' (thp, pinned, stress, wake, zone, node, memblock, accounting)" ;;
 	esac
 done
