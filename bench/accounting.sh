@@ -20,7 +20,8 @@
 [ $# -eq 0 ] || { echo "usage: accounting" >&2; exit 2; }
 [ -r /proc/zoneinfo ] || { echo "accounting: no /proc/zoneinfo" >&2; exit 1; }
 
-page_kb=$(($(getconf PAGESIZE 2>/dev/null || echo 4096) / 1024))
+. /bench/cma-lib
+page_kb=$(cma_page_kb) || { echo "accounting: boot with cma=<size>" >&2; exit 1; }
 
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
