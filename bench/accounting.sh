@@ -23,8 +23,6 @@
 . /bench/cma-lib
 page_kb=$(cma_page_kb) || { echo "accounting: boot with cma=<size>" >&2; exit 1; }
 
-meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
-
 echo "BENCH min_free_kbytes=$(cat /proc/sys/vm/min_free_kbytes)"
 
 # A zone's block starts with "Node N, zone NAME"; "min", "high" and
@@ -59,7 +57,7 @@ END {
 	print "BENCH min_wmark_kb=" mins * page_kb
 }' /proc/zoneinfo
 
-echo "BENCH mem_available_kb=$(meminfo MemAvailable)"
-echo "BENCH mem_free_kb=$(meminfo MemFree)"
+echo "BENCH mem_available_kb=$(kb MemAvailable)"
+echo "BENCH mem_free_kb=$(kb MemFree)"
 echo "BENCH dirty_thresh_kb=$(($(awk '$1 == "nr_dirty_threshold" { print $2 }' /proc/vmstat) * page_kb))"
-echo "BENCH cma_total_kb=$(meminfo CmaTotal)"
+echo "BENCH cma_total_kb=$(kb CmaTotal)"
