@@ -131,9 +131,14 @@ fault_run() {
 	"${PYTHON:-python3}" -m harness run "$variant" --test "$test" >"$out/$name.txt" 2>&1 ||
 		true
 	git -C build/linux checkout -q -- .
+	# The variant's next run overwrites its console: keep this one.
+	cp "build/results/$variant/console.log" "$out/$name.console.log" 2>/dev/null || true
 	echo "== $name: $variant, series${*:+ + $*}"
 	grep -E 'ok [0-9]+ |failures, first|crowded: [0-9]+ alloc|node [0-9]+: |passed,' "$out/$name.txt" |
 		sed 's/^/    /'
+	# What reserve_as_movable measured (accounting), from the console.
+	grep -a -E 'reserve against|zone\(s\) below' "$out/$name.console.log" 2>/dev/null |
+		sed 's/^/    /' || true
 }
 
 backport_kernel() {
