@@ -3,7 +3,7 @@
 # bases; each variant names its base (configs/variants.ini).
 #
 #   make run            build, boot and test the default variant (x86_64-zone-cma)
-#   make test           every variant, the harness tests and checkpatch
+#   make test           every variant, the harness tests, checkpatch, ZONE_MOVABLE audit
 #   make test-debug     the debug variants (KASAN, DEBUG_PAGEALLOC, kmemleak)
 #
 # Variables: V=<variant>  T=<kselftest, e.g. cma_debugfs>  KVM=1 (probe, then use)
@@ -89,17 +89,20 @@ checkpatch: deps
 	@$(HARNESS) checkpatch $(if $(filter command line environment,$(origin SERIES)),--series $(SERIES),)
 
 ## make check [SERIES=b] [CHECKS=a,b] [MATRIX=x,y]  series quality gates:
-##                     checkpatch, kerneldoc, compiler (sparse, W=1), bisect, matrix
+##                     checkpatch, kerneldoc, docs, compiler (sparse, W=1), bisect,
+##                     matrix, zone-movable
 check: deps
 	@$(HARNESS) check --series $(SERIES) $(if $(CHECKS),--only $(CHECKS),) $(if $(MATRIX),--matrix $(MATRIX),)
 
 ## make demo-check-failures [SERIES=b]  show that make check catches a checkpatch
-##                     warning, a commit that does not build, a sparse warning
+##                     warning, a commit that does not build, a sparse warning,
+##                     an unreviewed use of ZONE_MOVABLE (mainline)
 demo-check-failures: deps
 	@SERIES=$(SERIES) scripts/demo-check-failures.sh
 
-## make test           harness tests, checkpatch and every variant, each on
-##                     its base (both work trees are fetched and patched)
+## make test           harness tests, checkpatch, the ZONE_MOVABLE audit and every
+##                     variant, each on its base (both work trees are fetched
+##                     and patched)
 test: deps
 	@$(HARNESS) test $(KVMFLAG)
 

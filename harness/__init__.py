@@ -23,6 +23,7 @@ One job per module, in the spirit of tools/testing/kunit:
   pipeline     the per-variant pipeline of make run and make test
   checks       the harness's own tests and checkpatch
   diagnostics  make check's parsers: warnings, diffs, C definitions
+  zoneaudit    every use of ZONE_MOVABLE in a series' tree is a reviewed one
   gates        make check's gates (runners)
   bench        make bench: the benchmark table, builds and runs
   benchstats   make bench: median and spread of the runs

@@ -187,7 +187,8 @@ def cmd_test(args, btable, table):
         chosen = [v for v in table.values() if v.in_debug]
         return _finish(pipeline.run_variants(chosen, btable, kvm=args.kvm,
                                              serial=args.serial))
-    pre = [checks.unit_tests(paths.ROOT)] + pipeline.checkpatch_all(btable)
+    pre = ([checks.unit_tests(paths.ROOT)] + pipeline.checkpatch_all(btable) +
+           pipeline.zone_movable_all(btable))
     for s in pre:
         printer.step(printer.report(s)[-1])
     chosen = [v for v in table.values() if v.in_test]

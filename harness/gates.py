@@ -16,6 +16,8 @@ command that reproduces it:
   bisect      every commit builds vmlinux for x86_64 and arm64 with the
               series' options on and off (incremental builds, timed)
   matrix      the Kconfig combinations of configs/matrix.ini build
+  zone-movable  every use of ZONE_MOVABLE in the tree is one the base's
+              series folder lists as reviewed (harness/zoneaudit.py)
 
 The parsers are in harness/diagnostics.py, the matrix table in
 harness/matrix.py; every configuration goes through build.configure().
@@ -27,7 +29,7 @@ import subprocess
 import sys
 import time
 
-from . import arches, build, checks, kconfig, ktap, matrix, printer, proc, results
+from . import arches, build, checks, kconfig, ktap, matrix, printer, proc, results, zoneaudit
 from .diagnostics import (compiler_warnings, doc_dirs, kernel_sources, new_warnings,
                           normalise_warning, sphinx_warnings, undocumented_new_functions)
 
@@ -371,6 +373,17 @@ def gate_matrix(ctx, matrix_path, only=None):
     return results.Summary('check:matrix', cases, [])
 
 
+def gate_zone_movable(ctx):
+    series = os.path.join(ctx.root, ctx.base.series)
+    s = zoneaudit.audit(ctx.tree, series, 'check:zone-movable')
+    if s is None:
+        s = results.Summary('check:zone-movable', [ktap.Case(
+            'zone-movable', ktap.SKIP,
+            f'no {ctx.rel(zoneaudit.reviewed_list(series))}: '
+            f'the {ctx.base.name} series has no ZONE_MOVABLE_TOP')], [])
+    return s
+
+
 def kconfig_mismatches(bad):
     return kconfig.format_mismatches(bad).replace('\n', ';')
 
@@ -391,6 +404,7 @@ GATE_RUNNERS = {
     'compiler': lambda ctx, choice: gate_compiler(ctx),
     'bisect': lambda ctx, choice: gate_bisect(ctx, choice.bisect or DEFAULT_BISECT),
     'matrix': lambda ctx, choice: gate_matrix(ctx, choice.matrix_path, choice.matrix_only),
+    'zone-movable': lambda ctx, choice: gate_zone_movable(ctx),
 }
 GATES = tuple(GATE_RUNNERS)
 

@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 
-from . import bases, build, checks, paths, printer, qemu, results, variants
+from . import bases, build, checks, paths, printer, qemu, results, variants, zoneaudit
 from . import console as console_mod
 
 
@@ -177,6 +177,23 @@ def checkpatch_all(btable, only=None):
         s = checks.checkpatch(tree_of(b), patches_of(b), paths.CHECKPATCH_ALLOW, codespell=True)
         s.variant = f'checkpatch:{b.name}'
         out.append(s)
+    return out
+
+
+def zone_movable_all(btable):
+    """The ZONE_MOVABLE audit of every base whose series folder has a
+    reviewed list (harness/zoneaudit.py); bases without one are left out."""
+    out = []
+    for b in btable.values():
+        try:
+            ensure_tree(b)
+        except build.BuildError as e:
+            out.append(results.Summary(f'zone-movable:{b.name}', [], [str(e)]))
+            continue
+        s = zoneaudit.audit(tree_of(b), os.path.join(paths.ROOT, b.series),
+                            f'zone-movable:{b.name}')
+        if s is not None:
+            out.append(s)
     return out
 
 

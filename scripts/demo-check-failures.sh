@@ -3,11 +3,14 @@
 #   checkpatch  a patch has a checkpatch warning (a printk without a level)
 #   bisect      a commit does not build although the next one does
 #   sparse      a commit adds a sparse warning (an undeclared global symbol)
+#   zone-movable  a commit puts ZONE_MOVABLE back where the series says
+#               ZONE_MOVABLE_TOP (pgdat_free_space_enough(), issue 17's
+#               defect 7); mainline only, the 6.12 series has no list
 # Each fault is a commit on top of the series of base $SERIES (default
 # mainline) in a scratch worktree, build/wt/<base>/demo-check; the base's
 # work tree and patch folder are left alone.
 #
-#   [SERIES=6.12] scripts/demo-check-failures.sh [checkpatch|bisect|sparse]...
+#   [SERIES=6.12] scripts/demo-check-failures.sh [checkpatch|bisect|sparse|zone-movable]...
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -82,11 +85,23 @@ demo_sparse() {
 		$harness check --series "$base_name" --only compiler --tree "$wt" --from HEAD~1
 }
 
-[ $# -gt 0 ] || set -- checkpatch bisect sparse
+demo_zone_movable() {
+	reset_worktree
+	sed -i 's/ZONE_MOVABLE_TOP, 0))/ZONE_MOVABLE, 0))/' "$wt/kernel/sched/fair.c"
+	commit "sched/numa: demo: the promotion check's class zone is ZONE_MOVABLE again"
+	expect zone-movable 'FAIL.*kernel/sched/fair.c: pgdat_free_space_enough: not reviewed' \
+		$harness check --series "$base_name" --only zone-movable --tree "$wt"
+}
+
+if [ $# -eq 0 ]; then
+	set -- checkpatch bisect sparse
+	[ -f "$base_series/zone-movable-uses" ] && set -- "$@" zone-movable
+fi
 for d in "$@"; do
 	case $d in
 	checkpatch|bisect|sparse) "demo_$d" ;;
-	*) say "demo-check-failures: unknown demo $d (checkpatch, bisect, sparse)" >&2; exit 2 ;;
+	zone-movable) demo_zone_movable ;;
+	*) say "demo-check-failures: unknown demo $d (checkpatch, bisect, sparse, zone-movable)" >&2; exit 2 ;;
 	esac
 done
 [ -d "$wt" ] && git -C "$tree" worktree remove --force "$wt"
