@@ -53,7 +53,8 @@ class Use:
 def strip_comments(text):
     """@text without /* */ and // comments, or '' for a comment line."""
     s = text.strip()
-    if s.startswith('*') or s.startswith('/*') and '*/' not in s:
+    # " * text" and " */" continue a block comment; "*p = x;" is code.
+    if re.match(r'\*(\s|/|$)', s) or s.startswith('/*') and '*/' not in s:
         return ''
     s = _BLOCK_COMMENT.sub('', s)
     s = s.split('//', 1)[0]

@@ -39,6 +39,8 @@ class ParseTest(unittest.TestCase):
             '#define __GFP_MOVABLE ((__force gfp_t)___GFP_MOVABLE)  /* ZONE_MOVABLE allowed */'),
             '#define __GFP_MOVABLE ((__force gfp_t)___GFP_MOVABLE)')
         self.assertEqual(zoneaudit.strip_comments('x = ZONE_MOVABLE; // why'), 'x = ZONE_MOVABLE;')
+        self.assertEqual(zoneaudit.strip_comments('\t*zone = ZONE_MOVABLE;'), '*zone = ZONE_MOVABLE;')
+        self.assertEqual(zoneaudit.strip_comments('\t */'), '')
 
     def test_function_names(self):
         self.assertEqual(zoneaudit.function_name(
