@@ -107,6 +107,12 @@ VMSTAT_SUMS = {
     # Pages read back soon after reclaim dropped them (workingset shadows).
     'refault_file': ('workingset_refault_file',),
     'refault_anon': ('workingset_refault_anon',),
+    # Page faults that waited for a read: file pages and swap-ins.
+    'pgmajfault': ('pgmajfault',),
+    # Anonymous folios reclaim scanned and freed (swapped out).
+    'pgscan_anon': ('pgscan_anon',),
+    'pgsteal_anon': ('pgsteal_anon',),
+    'allocstall_dma32': ('allocstall_dma32',),
 }
 
 
