@@ -163,8 +163,10 @@ def run_variants(chosen, btable, tests=None, kvm=False, timeout=None, serial=Fal
                 for v, job in zip(chosen, pending)]
 
 
-def checkpatch_all(btable, only=None):
-    """checkpatch over the patch folder of each base (or of @only)."""
+def _each_base(btable, label, check, only=None):
+    """check(base) -> Summary or None, on the work tree of each base (or
+    of @only), fetched and patched first; a base whose tree cannot be made
+    gives a Summary '<label>:<base>' with the reason, None is left out."""
     out = []
     for b in btable.values():
         if only and b.name != only:
@@ -172,29 +174,26 @@ def checkpatch_all(btable, only=None):
         try:
             ensure_tree(b)
         except build.BuildError as e:
-            out.append(results.Summary(f'checkpatch:{b.name}', [], [str(e)]))
+            out.append(results.Summary(f'{label}:{b.name}', [], [str(e)]))
             continue
-        s = checks.checkpatch(tree_of(b), patches_of(b), paths.CHECKPATCH_ALLOW, codespell=True)
-        s.variant = f'checkpatch:{b.name}'
-        out.append(s)
+        s = check(b)
+        if s is not None:
+            s.variant = f'{label}:{b.name}'
+            out.append(s)
     return out
+
+
+def checkpatch_all(btable, only=None):
+    """checkpatch over the patch folder of each base (or of @only)."""
+    return _each_base(btable, 'checkpatch', lambda b: checks.checkpatch(
+        tree_of(b), patches_of(b), paths.CHECKPATCH_ALLOW, codespell=True), only)
 
 
 def zone_movable_all(btable):
     """The ZONE_MOVABLE audit of every base whose series folder has a
     reviewed list (harness/zoneaudit.py); bases without one are left out."""
-    out = []
-    for b in btable.values():
-        try:
-            ensure_tree(b)
-        except build.BuildError as e:
-            out.append(results.Summary(f'zone-movable:{b.name}', [], [str(e)]))
-            continue
-        s = zoneaudit.audit(tree_of(b), os.path.join(paths.ROOT, b.series),
-                            f'zone-movable:{b.name}')
-        if s is not None:
-            out.append(s)
-    return out
+    return _each_base(btable, 'zone-movable', lambda b: zoneaudit.audit(
+        tree_of(b), os.path.join(paths.ROOT, b.series)))
 
 
 def _write(resdir, summary, ktap_text):
