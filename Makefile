@@ -193,7 +193,7 @@ bloat-zone-cma-off: deps
 ## make demo-defects  the kselftests for the review's defects fail on the kernels
 ##                     they guard against (7.3-rc7, the 6.12 backport) and pass on
 ##                     the series (needs make run V=x86_64, make run
-##                     V=x86_64-zone-cma-6.12, and for its zone step make run)
+##                     V=x86_64-zone-cma-6.12, and for its zone and deferred steps make run)
 demo-defects:
 	@scripts/demo-defects.sh
 

@@ -56,9 +56,19 @@
 #           pages then raise the kernel zones' lowmem reserves, so
 #           reserve_as_movable must fail. `make bench B=accounting` shows
 #           what that does to MemAvailable and min_free_kbytes.
+#   deferred  patch 1 (deferred struct page init past the end of RAM):
+#           pristine 7.3-rc7 built with the x86_64-zone-cma variant's config
+#           (ACPI, DEFERRED_STRUCT_PAGE_INIT, DEBUG_VM,
+#           PAGE_BLOCK_MAX_ORDER=5), booted with that variant's initramfs
+#           and command line for at most 180 s, then the series'
+#           x86_64-zone-cma kernel. The base must not reach userspace
+#           (measured 2026-12-05: VM_BUG_ON_PAGE(!zone_spans_pfn()) dumps
+#           pfn 0x3ffe0, SeaBIOS's ACPI tables, and the dump recurses with
+#           bogus pfns until the timeout);
+#           the series must boot and pass cma_debugfs.
 #
-#   demo-defects.sh [thp|pinned|stress|wake|zone|node|memblock|accounting]...
-#   (default: all eight)
+#   demo-defects.sh [thp|pinned|stress|wake|zone|node|memblock|accounting|deferred]...
+#   (default: all nine)
 #
 # Needs the x86_64 variant built (make run V=x86_64), whose initramfs
 # carries the series' kselftests, for pinned, stress and zone the 6.12
@@ -156,7 +166,24 @@ zone_boot() {
 		cma:cma_zone_placement,cma:cma_zone_pins
 }
 
-[ $# -gt 0 ] || set -- thp pinned stress wake zone node memblock accounting
+# deferred_boot NAME KERNEL: the x86_64-zone-cma variant's initramfs and
+# command line, cma_debugfs, at most 180 s; says whether userspace ran and
+# how many page dumps (dump_page(), as VM_BUG_ON_PAGE() prints) and the
+# first dumped pfn the console holds.
+deferred_boot() {
+	[ -r "$zone_initrd" ] ||
+		die "no x86_64-zone-cma build: run 'make run' (V=x86_64-zone-cma) first"
+	X86_GUEST_TIMEOUT=180 boot_with "$zone_initrd" "$zone_cmdline" "$1" "$2" cma:cma_debugfs
+	if grep -a -q 'Run /init as init process' "$out/$1.log"; then
+		echo "    reached userspace: yes"
+	else
+		echo "    reached userspace: no"
+	fi
+	echo "    page dumps: $(grep -a -c ' page: refcount:' "$out/$1.log" || true)," \
+		"first at $(grep -a -m1 -o ' page: refcount:.* pfn:0x[0-9a-f]*' "$out/$1.log" | sed 's/.* //' || true)"
+}
+
+[ $# -gt 0 ] || set -- thp pinned stress wake zone node memblock accounting deferred
 # Kernels are looked up in assignments (k=$(...)), so that a missing one
 # stops the demo (set -e) instead of booting an empty path.
 for demo in "$@"; do
@@ -196,6 +223,11 @@ for demo in "$@"; do
 		fault_run accounting-series x86_64-zone-cma cma:cma_zone_layout
 		fault_run accounting-6.12 x86_64-zone-cma cma:cma_zone_layout \
 			zone-cma-accounting-6.12-7.3.patch ;;
-	*) die "unknown demo '$demo' (thp, pinned, stress, wake, zone, node, memblock, accounting)" ;;
+	deferred)
+		k=$(pristine_base_kernel x86_64-zone-cma) ||
+			die "cannot build the pristine base kernel"
+		deferred_boot deferred-base "$k"
+		deferred_boot deferred-series "$zone_kernel" ;;
+	*) die "unknown demo '$demo' (thp, pinned, stress, wake, zone, node, memblock, accounting, deferred)" ;;
 	esac
 done
