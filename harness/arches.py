@@ -27,23 +27,30 @@ class Arch:
     busybox_deb_arch: str   # Debian architecture of busybox-static
     user_cflags: str = ''   # gcc flags of userspace (kselftests): -m32 on i386
     fragments: tuple = ()   # configs/<name>.config after common: the arch's base
+    # kernel earlycon= for the same port: a kernel that stops before its
+    # serial console registers (in mm init, say) still shows why
+    earlycon: str = ''
 
 
 ARCHES = {
     'x86_64': Arch('x86_64', '', 'arch/x86/boot/bzImage',
                    'qemu-system-x86_64', ('-M', 'pc', '-cpu', 'max'),
-                   'ttyS0', 'amd64', fragments=('x86_64',)),
+                   'ttyS0', 'amd64', fragments=('x86_64',),
+                   earlycon='uart8250,io,0x3f8,115200'),
     'i386': Arch('i386', '', 'arch/x86/boot/bzImage',
                  'qemu-system-i386', ('-M', 'pc', '-cpu', 'max'),
-                 'ttyS0', 'i386', '-m32', fragments=('i386',)),
+                 'ttyS0', 'i386', '-m32', fragments=('i386',),
+                 earlycon='uart8250,io,0x3f8,115200'),
     'arm64': Arch('arm64', 'aarch64-linux-gnu-', 'arch/arm64/boot/Image',
                   'qemu-system-aarch64',
                   ('-M', 'virt', '-cpu', 'max,pauth-impdef=on'),
-                  'ttyAMA0', 'arm64', fragments=('arm64',)),
+                  'ttyAMA0', 'arm64', fragments=('arm64',),
+                  earlycon='pl011,0x9000000'),
     # 32-bit arm (ARMv7, QEMU virt): only make check's matrix builds it yet.
     'arm': Arch('arm', 'arm-linux-gnueabihf-', 'arch/arm/boot/zImage',
                 'qemu-system-arm', ('-M', 'virt', '-cpu', 'cortex-a15'),
-                'ttyAMA0', 'armhf', fragments=('arm',)),
+                'ttyAMA0', 'armhf', fragments=('arm',),
+                earlycon='pl011,0x9000000'),
 }
 
 

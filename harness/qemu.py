@@ -13,7 +13,9 @@ def command(variant, kernel, initrd, mode='run', extra_cmdline='', kvm=False):
     """
     arch = variant.arch
     cmdline = ' '.join(x for x in (
-        f'console={arch.console}', 'panic=-1', variant.cmdline,
+        f'console={arch.console}',
+        f'earlycon={arch.earlycon}' if arch.earlycon else '',
+        'panic=-1', variant.cmdline,
         f'harness.mode={mode}', f'harness.tests={variant.tests}',
         *(f'harness.args.{t}={a}' for t, a in variant.test_args),
         extra_cmdline) if x)

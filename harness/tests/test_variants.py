@@ -56,6 +56,16 @@ class TestArgsTest(unittest.TestCase):
         argv = qemu.command(t['v'], 'k', 'i')
         self.assertIn('harness.args.cma_stress=-t,32', argv[argv.index('-append') + 1])
 
+    def test_earlycon_on_the_console_port(self):
+        # A kernel that stops before its console registers must still
+        # reach the log: every booted arch passes earlycon= for its port.
+        from harness import qemu
+        for arch, port in (('x86_64', 'uart8250,io,0x3f8'), ('i386', 'uart8250,io,0x3f8'),
+                           ('arm64', 'pl011,0x9000000')):
+            t = load_variants(f'[v]\nsummary = s\narch = {arch}\nfragments = c\nbase = b\n')
+            argv = qemu.command(t['v'], 'k', 'i')
+            self.assertIn(f'earlycon={port}', argv[argv.index('-append') + 1])
+
     def test_bad_item(self):
         with self.assertRaises(variants.VariantError) as e:
             load_variants('[v]\nsummary = s\narch = x86_64\n'
