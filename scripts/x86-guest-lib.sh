@@ -5,13 +5,16 @@
 # The x86_64 variant's guest (configs/variants.ini: 1 GiB, 2 vCPUs,
 # cma=256M), booted under TCG with @append added to the command line;
 # CMDLINE, when given, replaces cma=256M (another variant's command line,
-# e.g. x86_64-zone-cma's "numa=fake=2 cma=128M cma_pernuma=64M"). The
-# guest is stopped after X86_GUEST_TIMEOUT seconds (default 1200).
+# e.g. x86_64-zone-cma's "numa=fake=2 cma=128M cma_pernuma=64M"). As in
+# the harness, earlycon= shows what a kernel prints before its console
+# registers. The guest is stopped after X86_GUEST_TIMEOUT seconds (default
+# 1200).
 #   x86_guest KERNEL INITRD LOG APPEND [CMDLINE]
 x86_guest() {
 	timeout "${X86_GUEST_TIMEOUT:-1200}" qemu-system-x86_64 -M pc -cpu max -m 1G -smp 2 -no-reboot \
 		-nographic -accel tcg -kernel "$1" -initrd "$2" \
-		-append "console=ttyS0 panic=-1 ${5:-cma=256M} $4" > "$3" 2>&1 || true
+		-append "console=ttyS0 earlycon=uart8250,io,0x3f8,115200 panic=-1 ${5:-cma=256M} $4" \
+		> "$3" 2>&1 || true
 }
 
 # Pristine 7.3-rc7 with the .config of VARIANT (default x86_64; options
