@@ -171,7 +171,7 @@ zone_boot() {
 # how many page dumps (dump_page(), as VM_BUG_ON_PAGE() prints) and the
 # first dumped pfn the console holds.
 deferred_boot() {
-	[ -r "$zone_initrd" ] ||
+	[ -r "$zone_initrd" ] && [ -r "$2" ] ||
 		die "no x86_64-zone-cma build: run 'make run' (V=x86_64-zone-cma) first"
 	# The base stops before its serial console registers: only earlycon
 	# (x86_guest) shows why.
