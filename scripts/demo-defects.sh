@@ -157,11 +157,17 @@ backport_kernel() {
 	echo "$backport_kernel"
 }
 
+# need_zone_build KERNEL: stop unless KERNEL and the mainline
+# x86_64-zone-cma variant's initramfs are there.
+need_zone_build() {
+	[ -r "$zone_initrd" ] && [ -r "$1" ] ||
+		die "no x86_64-zone-cma build: run 'make run' (V=x86_64-zone-cma) first"
+}
+
 # zone_boot NAME KERNEL: cma_zone_placement and cma_zone_pins with the
 # mainline x86_64-zone-cma variant's initramfs and command line.
 zone_boot() {
-	[ -r "$zone_initrd" ] && [ -r "$zone_kernel" ] ||
-		die "no x86_64-zone-cma build: run 'make run' (V=x86_64-zone-cma) first"
+	need_zone_build "$zone_kernel"
 	boot_with "$zone_initrd" "$zone_cmdline" "$1" "$2" \
 		cma:cma_zone_placement,cma:cma_zone_pins
 }
@@ -171,8 +177,7 @@ zone_boot() {
 # how many page dumps (dump_page(), as VM_BUG_ON_PAGE() prints) and the
 # first dumped pfn the console holds.
 deferred_boot() {
-	[ -r "$zone_initrd" ] && [ -r "$2" ] ||
-		die "no x86_64-zone-cma build: run 'make run' (V=x86_64-zone-cma) first"
+	need_zone_build "$2"
 	# The base stops before its serial console registers: only earlycon
 	# (x86_guest) shows why.
 	X86_GUEST_TIMEOUT=180 boot_with "$zone_initrd" "$zone_cmdline" "$1" "$2" \
