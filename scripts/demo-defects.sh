@@ -43,6 +43,14 @@
 #           series; with the patch node 1 leaves has_memory while its
 #           ZONE_CMA holds 32768 pages). Patches are applied to build/linux
 #           and taken off as for wake.
+#   movable  defect 1 on a movable_node node (issue 17 item 1): the same
+#           x86_64-movable-node variant, cma_zone_placement, first the
+#           series, then the series with its evacuation target as it was
+#           before ALLOC_BELOW_ZONE_CMA
+#           (harness/faults/zone-cma-evacuate-kernel-zones-7.3.patch: the
+#           first target stops at the kernel zones, which node 1 does not
+#           have). evacuated_pages_leave_cma must pass on the series and
+#           fail with the patch (the moved pages land in ZONE_CMA again).
 #   memblock  issue 17's item 6 (drivers/base/memory.c): cma_zone_pins on
 #           the x86_64-zone-cma variant, first the series, then the series
 #           without its change to early_node_zone_for_memory_block()
@@ -67,8 +75,8 @@
 #           bogus pfns until the timeout, 1380 page dumps in 180 s);
 #           the series must boot and pass cma_debugfs.
 #
-#   demo-defects.sh [thp|pinned|stress|wake|zone|node|memblock|accounting|deferred]...
-#   (default: all nine)
+#   demo-defects.sh [thp|pinned|stress|wake|zone|node|movable|memblock|accounting|deferred]...
+#   (default: all ten)
 #
 # Needs the x86_64 variant built (make run V=x86_64), whose initramfs
 # carries the series' kselftests, for pinned, stress and zone the 6.12
@@ -193,7 +201,7 @@ deferred_boot() {
 	echo "    page dumps: $db_dumps$db_first"
 }
 
-[ $# -gt 0 ] || set -- thp pinned stress wake zone node memblock accounting deferred
+[ $# -gt 0 ] || set -- thp pinned stress wake zone node movable memblock accounting deferred
 # Kernels are looked up in assignments (k=$(...)), so that a missing one
 # stops the demo (set -e) instead of booting an empty path.
 for demo in "$@"; do
@@ -221,6 +229,10 @@ for demo in "$@"; do
 		fault_run node-series x86_64-movable-node cma:cma_zone_pins
 		fault_run node-states x86_64-movable-node cma:cma_zone_pins \
 			zone-cma-node-states-7.3.patch ;;
+	movable)
+		fault_run movable-series x86_64-movable-node cma:cma_zone_placement
+		fault_run movable-kernel-zones x86_64-movable-node cma:cma_zone_placement \
+			zone-cma-evacuate-kernel-zones-7.3.patch ;;
 	zone)
 		k=$(backport_kernel)
 		zone_boot zone-6.12 "$k"
@@ -238,6 +250,6 @@ for demo in "$@"; do
 			die "cannot build the pristine base kernel"
 		deferred_boot deferred-base "$k"
 		deferred_boot deferred-series "$zone_kernel" ;;
-	*) die "unknown demo '$demo' (thp, pinned, stress, wake, zone, node, memblock, accounting, deferred)" ;;
+	*) die "unknown demo '$demo' (thp, pinned, stress, wake, zone, node, movable, memblock, accounting, deferred)" ;;
 	esac
 done
