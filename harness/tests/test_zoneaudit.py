@@ -53,7 +53,7 @@ class ParseTest(unittest.TestCase):
 
     def test_series_grep(self):
         uses = zoneaudit.parse_grep(grep_output('series'))
-        self.assertEqual(len(uses), 30)
+        self.assertEqual(len(uses), 31)
         # Comment lines (mm/khugepaged.c, mm/slub.c have only comments) drop out.
         self.assertNotIn('mm/khugepaged.c', {u.path for u in uses})
         self.assertIn(('mm/migrate.c', 'alloc_migration_target',
