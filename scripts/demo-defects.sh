@@ -159,6 +159,13 @@ fault_run() {
 		sed 's/^/    /' || true
 }
 
+# fault_pair NAME VARIANT TEST FAULT PATCH: fault_run TEST on VARIANT as
+# NAME-series, then with PATCH applied as NAME-FAULT.
+fault_pair() {
+	fault_run "$1-series" "$2" "$3"
+	fault_run "$1-$4" "$2" "$3" "$5"
+}
+
 backport_kernel() {
 	[ -r "$backport_kernel" ] ||
 		die "no x86_64-zone-cma-6.12 build: run 'make run V=x86_64-zone-cma-6.12' first"
@@ -226,24 +233,20 @@ for demo in "$@"; do
 		fault_run wake-before-clear x86_64 cma:cma_stress \
 			cma-transient-busy-7.3.patch cma-wake-before-clear-7.3.patch ;;
 	node)
-		fault_run node-series x86_64-movable-node cma:cma_zone_pins
-		fault_run node-states x86_64-movable-node cma:cma_zone_pins \
+		fault_pair node x86_64-movable-node cma:cma_zone_pins states \
 			zone-cma-node-states-7.3.patch ;;
 	movable)
-		fault_run movable-series x86_64-movable-node cma:cma_zone_placement
-		fault_run movable-kernel-zones x86_64-movable-node cma:cma_zone_placement \
-			zone-cma-evacuate-kernel-zones-7.3.patch ;;
+		fault_pair movable x86_64-movable-node cma:cma_zone_placement \
+			kernel-zones zone-cma-evacuate-kernel-zones-7.3.patch ;;
 	zone)
 		k=$(backport_kernel)
 		zone_boot zone-6.12 "$k"
 		zone_boot zone-series "$zone_kernel" ;;
 	memblock)
-		fault_run memblock-series x86_64-zone-cma cma:cma_zone_pins
-		fault_run memblock-zone x86_64-zone-cma cma:cma_zone_pins \
+		fault_pair memblock x86_64-zone-cma cma:cma_zone_pins zone \
 			zone-cma-memblock-zone-7.3.patch ;;
 	accounting)
-		fault_run accounting-series x86_64-zone-cma cma:cma_zone_layout
-		fault_run accounting-6.12 x86_64-zone-cma cma:cma_zone_layout \
+		fault_pair accounting x86_64-zone-cma cma:cma_zone_layout 6.12 \
 			zone-cma-accounting-6.12-7.3.patch ;;
 	deferred)
 		k=$(pristine_base_kernel x86_64-zone-cma) ||
