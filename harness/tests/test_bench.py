@@ -78,6 +78,20 @@ class BenchLoadTest(unittest.TestCase):
                 paths.ROOT, 'bench', b.workload[0] + ext)) for ext in ('.c', '.sh')),
                 b.workload)
 
+    def test_no_kernel_loses_the_area_size(self):
+        """A kernel section that adds patches or fragments and forgets the
+        cma= its siblings set boots without an area: in benchmarks whose
+        kernels each set cma= (the `utilization` family), such a kernel
+        ran with CmaTotal 0 for two days before anyone noticed."""
+        table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'), None,
+                           bases.load(paths.BASES_INI))
+        for b in table.values():
+            lines = {k.name: bench.kernel_variant(b, k).cmdline for k in b.kernels}
+            if not any('cma=' in c for c in lines.values()):
+                continue
+            for name, cmdline in lines.items():
+                self.assertIn('cma=', cmdline, f'{b.name}:{name} boots without cma=')
+
     def test_errors(self):
         guest = ('summary = s\nbase = 6.12\narch = x86_64\nfragments = common\n'
                  'workload = faults 1 1\n')
