@@ -58,12 +58,12 @@
 #           block shared by a kernel zone and ZONE_CMA then gets no zone,
 #           so offline_cma_block_ebusy must fail (EINVAL, not EBUSY).
 #   accounting  issue 17's item 4: cma_zone_layout on the x86_64-zone-cma
-#           variant, first the series, then the series with the 6.12
-#           backport's accounting put back
-#           (harness/faults/zone-cma-accounting-6.12-7.3.patch): ZONE_CMA's
-#           pages then raise the kernel zones' lowmem reserves, so
-#           reserve_as_movable must fail. `make bench B=accounting` shows
-#           what that does to MemAvailable and min_free_kbytes.
+#           variant, first the series, then the series with ZONE_CMA's
+#           pages left out of the lowmem reserves of the zones below it
+#           (harness/faults/zone-cma-no-reserve-7.3.patch), so
+#           reserve_counts_cma must fail. `make bench B=accounting-reserve`
+#           shows what the reserve does to MemAvailable, `make bench
+#           B=atomic-reserve` what it does for GFP_ATOMIC allocations.
 #   deferred  patch 1 (deferred struct page init past the end of RAM):
 #           pristine 7.3-rc7 built with the x86_64-zone-cma variant's config
 #           (ACPI, DEFERRED_STRUCT_PAGE_INIT, DEBUG_VM,
@@ -154,7 +154,7 @@ fault_run() {
 	echo "== $name: $variant, series${*:+ + $*}"
 	grep -E 'ok [0-9]+ |failures, first|crowded: [0-9]+ alloc|node [0-9]+: |passed,' "$out/$name.txt" |
 		sed 's/^/    /'
-	# What reserve_as_movable measured (accounting), from the console.
+	# What reserve_counts_cma measured (accounting), from the console.
 	grep -a -E 'reserve against|zone\(s\) below' "$out/$name.console.log" 2>/dev/null |
 		sed 's/^/    /' || true
 }
@@ -246,8 +246,8 @@ for demo in "$@"; do
 		fault_pair memblock x86_64-zone-cma cma:cma_zone_pins zone \
 			zone-cma-memblock-zone-7.3.patch ;;
 	accounting)
-		fault_pair accounting x86_64-zone-cma cma:cma_zone_layout 6.12 \
-			zone-cma-accounting-6.12-7.3.patch ;;
+		fault_pair accounting x86_64-zone-cma cma:cma_zone_layout no-reserve \
+			zone-cma-no-reserve-7.3.patch ;;
 	deferred)
 		k=$(pristine_base_kernel x86_64-zone-cma) ||
 			die "cannot build the pristine base kernel"
