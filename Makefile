@@ -25,7 +25,7 @@ HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 
-.PHONY: test-debug bad-input layouts mm-selftests soak fault-inject demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-report bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
+.PHONY: test-debug bad-input layouts mm-selftests soak fault-inject demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-report bench-failures bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -168,6 +168,14 @@ bench-plot:
 bench-report:
 	@scripts/install-deps.sh python3-matplotlib
 	@$(HARNESS) bench --report $(B) $(if $(RUNS),--runs $(RUNS),)
+
+## make bench-failures F="LABEL=RESULTS[@REV]:KERNEL,... ..."  boots that
+##                     failed an allocation, pooled over results files
+##                     (bench/results/RESULTS.json, at git commit REV), with
+##                     Fisher's exact p against the first LABEL
+bench-failures:
+	@$(if $(strip $(F)),true,echo 'make bench-failures: give F="LABEL=RESULTS:KERNEL,... ..."' >&2; exit 2)
+	@$(HARNESS) bench --failures $(F)
 
 ## make bench-list     list the benchmarks
 bench-list:

@@ -511,6 +511,12 @@ def report_only(root, bench, results_dir, base):
         raise BenchError(f'{bench.name}: {os.path.relpath(results_dir, root)}/'
                          f'{bench.name}.json, which names the series the run '
                          f'built, is missing or unreadable: {again}') from None
+    booted = {len(k.get('runs', [])) for k in earlier.get('kernels', {}).values()}
+    if booted and booted != {bench.runs}:
+        raise BenchError(f'{bench.name}: its last run booted each kernel '
+                         f'{"/".join(map(str, sorted(booted)))} times, not {bench.runs}: '
+                         f'give that count (make bench-report B={bench.name} '
+                         f'RUNS={max(booted)}), or the report would drop boots')
     extra = bench_cmdline(bench, bench.workload)
     drive = disk_args(disk_image_path(root, bench)) if bench.disk else []
     runs = {k.name: [] for k in bench.kernels}
@@ -654,6 +660,16 @@ def main(args, btable):
             except (OSError, BenchError) as e:
                 err = str(e)
             print(f'{name}: ' + (err or f'wrote {os.path.relpath(base, paths.ROOT)}.png'))
+        return 0
+    if args.failures:
+        if args.benchmarks or args.report or args.replot:
+            print('harness: --failures takes no benchmark names', file=sys.stderr)
+            return 2
+        try:
+            print(benchreport.pooled_failures(paths.ROOT, args.failures))
+        except BenchError as e:
+            print(f'harness: {e}', file=sys.stderr)
+            return 2
         return 0
     if args.report:
         if not args.benchmarks:

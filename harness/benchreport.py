@@ -55,6 +55,7 @@ def make_report(root, bench, runs, cmdlines, base, series):
         lines += _threads_table(bench, runs, ref)
     else:
         lines += _metrics_table(bench, runs, table, ref)
+    lines += failure_table([k.name for k in bench.kernels], runs, ref)
     lines += _report_tail(root, bench, runs, cmdlines, base, series)
     data = _report_data(root, bench, runs, cmdlines, base, series)
     return {'markdown': '\n'.join(lines) + '\n', 'data': data, 'table': table}
@@ -95,6 +96,85 @@ def _metrics_table(bench, runs, table, ref):
             cells.append(f'{s[0] / r0[0]:.3f}' if r0 and r0[0] else '-')
         lines.append('| ' + ' | '.join(cells) + ' |')
     return lines
+
+
+# Per-boot failures a report counts: (column title, test of one run).
+FAILURE_KINDS = (
+    ('boots with a failed kernel allocation reported', benchstats.failed_allocation),
+    ('boots with a failed GFP_ATOMIC probe allocation', benchstats.failed_atomic),
+)
+
+
+def failure_table(names, runs, ref):
+    """Markdown lines counting, per kernel of @names, the boots that failed an
+    allocation, with Fisher's exact p against @ref; none when no boot did.
+
+    Medians leave such boots out, and a count of boots is what compares
+    kernels when failures are rare; the p value says whether counts this
+    small separate the kernels at all."""
+    counts = {n: [benchstats.boots_with(runs[n], test) for _, test in FAILURE_KINDS]
+              for n in names}
+    shown = [i for i in range(len(FAILURE_KINDS)) if any(counts[n][i][0] for n in names)]
+    if not shown:
+        return []
+    lines = ['', f'Boots that failed an allocation (every boot, the runs left out of '
+                 f'the medians included; p: two-sided Fisher exact test against `{ref}`):',
+             '', '| kernel | ' + ' | '.join(f'{FAILURE_KINDS[i][0]} | p' for i in shown) + ' |',
+             '|' + ' --- |' * (1 + 2 * len(shown))]
+    for n in names:
+        cells = [f'`{n}`']
+        for i in shown:
+            (a, total), (b, ref_total) = counts[n][i], counts[ref][i]
+            cells.append(f'{a} of {total}')
+            cells.append('-' if n == ref or not total or not ref_total
+                         else f'{benchstats.fisher_two_sided(a, total, b, ref_total):.2f}')
+        lines.append('| ' + ' | '.join(cells) + ' |')
+    return lines
+
+
+def _results_runs(root, spec):
+    """The runs of one kernel in a results file: @spec is NAME:KERNEL or
+    NAME@REV:KERNEL, NAME a bench/results/NAME.json (at git commit REV of
+    the repository, for a run a later one overwrote)."""
+    where, sep, kernel = spec.rpartition(':')
+    name, _, rev = where.partition('@')
+    if not sep or not name or not kernel:
+        raise BenchError(f'{spec!r}: want RESULTS:KERNEL or RESULTS@REV:KERNEL')
+    rel = f'bench/results/{name}.json'
+    if rev:
+        out = subprocess.run(['git', '-C', root, 'show', f'{rev}:{rel}'],
+                             capture_output=True, text=True)
+        if out.returncode:
+            raise BenchError(f'{spec!r}: {out.stderr.strip()}')
+        text = out.stdout
+    else:
+        try:
+            with open(os.path.join(root, rel)) as f:
+                text = f.read()
+        except OSError as e:
+            raise BenchError(f'{spec!r}: {e}') from None
+    kernels = json.loads(text)['kernels']
+    if kernel not in kernels:
+        raise BenchError(f'{spec!r}: {rel} has no kernel {kernel!r} '
+                         f'(it has {", ".join(kernels)})')
+    return kernels[kernel]['runs']
+
+
+def pooled_failures(root, groups):
+    """The failure table of boots pooled over several runs: @groups are
+    LABEL=SPEC,SPEC... (SPEC as _results_runs() takes it); the first
+    group is the reference of the p values."""
+    runs, kernels = {}, []
+    for g in groups:
+        label, sep, specs = g.partition('=')
+        if not sep or not label or not specs:
+            raise BenchError(f'{g!r}: want LABEL=RESULTS:KERNEL[,RESULTS:KERNEL...]')
+        if label in runs:
+            raise BenchError(f'{label!r} is named twice')
+        runs[label] = [r for spec in specs.split(',') for r in _results_runs(root, spec)]
+        kernels.append(label)
+    lines = failure_table(kernels, runs, kernels[0])
+    return '\n'.join(lines[3:]) if lines else 'no boot of these failed an allocation'
 
 
 def _workload_source(root, bench):

@@ -115,6 +115,9 @@ def parser():
     p.add_argument('--report', action='store_true',
                    help="rewrite the results from the last run's console logs, "
                    'no builds or boots')
+    p.add_argument('--failures', nargs='+', metavar='LABEL=RESULTS[@REV]:KERNEL,...',
+                   help='count boots that failed an allocation, pooled over '
+                   'results files, with Fisher exact p against the first LABEL')
     p = sub.add_parser('analyse', help='summarise an existing console log')
     p.add_argument('variant')
     p.add_argument('console')

@@ -1,4 +1,5 @@
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -62,6 +63,88 @@ class BenchParseTest(unittest.TestCase):
     def test_summarise(self):
         self.assertEqual(benchstats.summarise([3, 1, 2]), (2, 1, 3))
         self.assertIsNone(benchstats.summarise([]))
+
+    def test_fisher_two_sided(self):
+        # Fisher's tea-tasting table (3 of 4 against 1 of 4): p = 34/70.
+        self.assertAlmostEqual(benchstats.fisher_two_sided(3, 4, 1, 4), 34 / 70)
+        self.assertAlmostEqual(benchstats.fisher_two_sided(4, 4, 0, 4), 2 / 70)
+        self.assertEqual(benchstats.fisher_two_sided(0, 9, 0, 9), 1.0)
+        self.assertAlmostEqual(benchstats.fisher_two_sided(1, 9, 2, 9),
+                               benchstats.fisher_two_sided(2, 9, 1, 9))
+        with self.assertRaises(ValueError):
+            benchstats.fisher_two_sided(10, 9, 0, 9)
+
+
+def _boot(problems=(), **metrics):
+    return {'metrics': metrics, 'samples': [], 'problems': list(problems), 'wall_s': 1.0}
+
+
+KSWAPD_FAILURE = ('kernel splat: kswapd0: page allocation failure: order:0, '
+                  'mode:0xc0ce0(GFP_KERNEL|__GFP_HIGH|__GFP_COMP|__GFP_NOMEMALLOC)')
+
+
+class BenchFailureCountTest(unittest.TestCase):
+    """Boots that failed an allocation are counted, not only left out."""
+
+    def test_what_counts_as_a_failure(self):
+        self.assertTrue(benchstats.failed_allocation(_boot([KSWAPD_FAILURE])))
+        self.assertTrue(benchstats.failed_allocation(_boot(
+            ['kernel splat: churn invoked oom-killer: gfp_mask=0x440dc0(GFP_KERNEL)'])))
+        self.assertFalse(benchstats.failed_allocation(_boot(['workload did not finish'])))
+        self.assertTrue(benchstats.failed_atomic(_boot(atomic_failed=32)))
+        self.assertFalse(benchstats.failed_atomic(_boot(atomic_failed=0)))
+        self.assertIsNone(benchstats.failed_atomic(_boot()))
+        # A boot without the probe's figure cannot say, and is not counted.
+        self.assertEqual(benchstats.boots_with(
+            [_boot(atomic_failed=5), _boot(), _boot(atomic_failed=0)],
+            benchstats.failed_atomic), (1, 2))
+
+    def test_table_only_when_a_boot_failed(self):
+        runs = {'base': [_boot(atomic_failed=0)] * 4,
+                'series': [_boot(atomic_failed=0)] * 4}
+        self.assertEqual(benchreport.failure_table(['base', 'series'], runs, 'base'), [])
+        runs['series'] = [_boot([KSWAPD_FAILURE], atomic_failed=9)] * 4
+        md = '\n'.join(benchreport.failure_table(['base', 'series'], runs, 'base'))
+        self.assertIn('| `base` | 0 of 4 | - | 0 of 4 | - |', md)
+        self.assertIn('| `series` | 4 of 4 | 0.03 | 4 of 4 | 0.03 |', md)
+
+    def results_root(self, d):
+        os.makedirs(os.path.join(d, 'bench', 'results'))
+        data = {'kernels': {'base': {'runs': [_boot(), _boot([KSWAPD_FAILURE])]},
+                            'series': {'runs': [_boot([KSWAPD_FAILURE])] * 2}}}
+        with open(os.path.join(d, 'bench', 'results', 'one.json'), 'w') as f:
+            json.dump(data, f)
+
+    def test_pooled_over_results_files(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.results_root(d)
+            out = benchreport.pooled_failures(d, ['old=one:base,one:base', 'new=one:series'])
+            self.assertIn('| `old` | 2 of 4 | - |', out)
+            self.assertIn('| `new` | 2 of 2 | 0.47 |', out)
+
+    def test_pooled_from_an_earlier_commit(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.results_root(d)
+            git = ['git', '-C', d, '-c', 'user.name=t', '-c', 'user.email=t@t']
+            subprocess.run(git + ['init', '-q'], check=True)
+            subprocess.run(git + ['add', '.'], check=True)
+            subprocess.run(git + ['commit', '-qm', 'one'], check=True)
+            os.remove(os.path.join(d, 'bench', 'results', 'one.json'))
+            out = benchreport.pooled_failures(d, ['old=one@HEAD:base'])
+            self.assertIn('| `old` | 1 of 2 | - |', out)
+            with self.assertRaisesRegex(bench.BenchError, 'one@nosuchrev'):
+                benchreport.pooled_failures(d, ['old=one@nosuchrev:base'])
+
+    def test_pooled_bad_input_says_what_is_wrong(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.results_root(d)
+            for groups, why in ((['one:base'], 'want LABEL='),
+                                (['a=one'], 'want RESULTS:KERNEL'),
+                                (['a=one:nope'], "no kernel 'nope' .it has base, series"),
+                                (['a=two:base'], 'No such file'),
+                                (['a=one:base', 'a=one:series'], 'named twice')):
+                with self.assertRaisesRegex(bench.BenchError, why):
+                    benchreport.pooled_failures(d, groups)
 
 
 def repo_benchmarks():
@@ -319,6 +402,11 @@ class BenchReportOnlyTest(unittest.TestCase):
                 walls = [r['wall_s'] for k in json.load(f)['kernels'].values()
                          for r in k['runs']]
             self.assertTrue(walls and None not in walls, walls)
+            # A run booted with RUNS=n is rewritten with n, not the ini's count.
+            fewer = dataclasses.replace(b, runs=b.runs - 1)
+            with self.assertRaisesRegex(bench.BenchError, f'booted each kernel {b.runs} '
+                                        f'times, not {b.runs - 1}: .*RUNS={b.runs}'):
+                bench.report_only(d, fewer, results, base)
             logdir = os.path.join(d, 'build', 'results', 'bench-' + b.name)
             os.utime(os.path.join(logdir, 'build.log'), None)
             with self.assertRaisesRegex(bench.BenchError, 'run1.log is older than the last run'):
