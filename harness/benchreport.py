@@ -141,6 +141,8 @@ def _results_runs(root, spec):
     if not sep or not name or not kernel:
         raise BenchError(f'{spec!r}: want RESULTS:KERNEL or RESULTS@REV:KERNEL')
     rel = f'bench/results/{name}.json'
+    if rev.startswith('-'):
+        raise BenchError(f'{spec!r}: {rev!r} is not a commit')
     if rev:
         out = subprocess.run(['git', '-C', root, 'show', f'{rev}:{rel}'],
                              capture_output=True, text=True)
@@ -153,11 +155,15 @@ def _results_runs(root, spec):
                 text = f.read()
         except OSError as e:
             raise BenchError(f'{spec!r}: {e}') from None
-    kernels = json.loads(text)['kernels']
-    if kernel not in kernels:
+    try:
+        kernels = json.loads(text)['kernels']
+        runs = kernels[kernel]['runs'] if kernel in kernels else None
+    except (ValueError, KeyError, TypeError):
+        raise BenchError(f'{spec!r}: {rel} is not a results file of make bench') from None
+    if runs is None:
         raise BenchError(f'{spec!r}: {rel} has no kernel {kernel!r} '
                          f'(it has {", ".join(kernels)})')
-    return kernels[kernel]['runs']
+    return runs
 
 
 def pooled_failures(root, groups):

@@ -114,6 +114,8 @@ class BenchFailureCountTest(unittest.TestCase):
                             'series': {'runs': [_boot([KSWAPD_FAILURE])] * 2}}}
         with open(os.path.join(d, 'bench', 'results', 'one.json'), 'w') as f:
             json.dump(data, f)
+        with open(os.path.join(d, 'bench', 'results', 'bad.json'), 'w') as f:
+            f.write('{"kernels": [')
 
     def test_pooled_over_results_files(self):
         with tempfile.TemporaryDirectory() as d:
@@ -142,7 +144,9 @@ class BenchFailureCountTest(unittest.TestCase):
                                 (['a=one'], 'want RESULTS:KERNEL'),
                                 (['a=one:nope'], "no kernel 'nope' .it has base, series"),
                                 (['a=two:base'], 'No such file'),
-                                (['a=one:base', 'a=one:series'], 'named twice')):
+                                (['a=one:base', 'a=one:series'], 'named twice'),
+                                (['a=one@--output=x:base'], 'is not a commit'),
+                                (['a=bad:base'], 'not a results file')):
                 with self.assertRaisesRegex(bench.BenchError, why):
                     benchreport.pooled_failures(d, groups)
 
