@@ -55,7 +55,11 @@ def make_report(root, bench, runs, cmdlines, base, series):
         lines += _threads_table(bench, runs, ref)
     else:
         lines += _metrics_table(bench, runs, table, ref)
-    lines += failure_table([k.name for k in bench.kernels], runs, ref)
+    failures = failure_table([k.name for k in bench.kernels], runs, ref)
+    if failures:
+        lines += ['', f'Boots that failed an allocation (every boot, the runs left out of '
+                      f'the medians included; p: two-sided Fisher exact test against `{ref}`):',
+                  ''] + failures
     lines += _report_tail(root, bench, runs, cmdlines, base, series)
     data = _report_data(root, bench, runs, cmdlines, base, series)
     return {'markdown': '\n'.join(lines) + '\n', 'data': data, 'table': table}
@@ -106,8 +110,8 @@ FAILURE_KINDS = (
 
 
 def failure_table(names, runs, ref):
-    """Markdown lines counting, per kernel of @names, the boots that failed an
-    allocation, with Fisher's exact p against @ref; none when no boot did.
+    """A markdown table counting, per kernel of @names, the boots that failed
+    an allocation, with Fisher's exact p against @ref; [] when no boot did.
 
     Medians leave such boots out, and a count of boots is what compares
     kernels when failures are rare; the p value says whether counts this
@@ -117,9 +121,7 @@ def failure_table(names, runs, ref):
     shown = [i for i in range(len(FAILURE_KINDS)) if any(counts[n][i][0] for n in names)]
     if not shown:
         return []
-    lines = ['', f'Boots that failed an allocation (every boot, the runs left out of '
-                 f'the medians included; p: two-sided Fisher exact test against `{ref}`):',
-             '', '| kernel | ' + ' | '.join(f'{FAILURE_KINDS[i][0]} | p' for i in shown) + ' |',
+    lines = ['| kernel | ' + ' | '.join(f'{FAILURE_KINDS[i][0]} | p' for i in shown) + ' |',
              '|' + ' --- |' * (1 + 2 * len(shown))]
     for n in names:
         cells = [f'`{n}`']
@@ -180,7 +182,7 @@ def pooled_failures(root, groups):
         runs[label] = [r for spec in specs.split(',') for r in _results_runs(root, spec)]
         kernels.append(label)
     lines = failure_table(kernels, runs, kernels[0])
-    return '\n'.join(lines[3:]) if lines else 'no boot of these failed an allocation'
+    return '\n'.join(lines) if lines else 'no boot of these failed an allocation'
 
 
 def _workload_source(root, bench):
