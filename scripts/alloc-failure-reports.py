@@ -3,9 +3,13 @@
 console logs, one line per report: the task, the GFP flags, the caller
 the call trace names first after the allocator, and per zone the report
 lists: free pages on the buddy lists, on the per-cpu lists, and the min
-watermark with the boost it includes. What it answers: did the failing
-allocation meet a zone that was short of free pages, or one whose free
-pages sat on per-cpu lists that its watermark check does not count?
+watermark with the boost it includes; then, over every report, how
+many have DMA32's buddy lists under half its min (the floor of a
+__GFP_HIGH allocation), in how many of those the per-cpu lists would
+make up the difference, and how many include a boost. What it answers:
+did the failing allocation meet a zone that was short of free pages, or
+one whose free pages sat on per-cpu lists that its watermark check does
+not count?
 
     scripts/alloc-failure-reports.py 'build/results/bench-NAME/*-run*.log'
 """
@@ -48,13 +52,30 @@ def reports(path):
             z = ZONE.search(line)
             if z:
                 name, free, boost, wmin, _low, pcp = z.groups()
-                cur['zones'].append(f'{name} free {int(free):,} kB, per-cpu {int(pcp):,} kB, '
-                                    f'min {int(wmin):,} kB (boost {int(boost):,})')
+                free, boost, wmin, pcp = int(free), int(boost), int(wmin), int(pcp)
+                cur['zones'].append(f'{name} free {free:,} kB, per-cpu {pcp:,} kB, '
+                                    f'min {wmin:,} kB (boost {boost:,})')
+                if name == 'DMA32':
+                    cur['dma32'] = (free, pcp, wmin, boost)
             if END.search(line):
-                out.append(f'  {cur["task"]} order {cur["order"]} ({cur["gfp"]}) from '
-                           f'{cur["caller"] or "?"}: ' + '; '.join(cur['zones']))
+                out.append((f'  {cur["task"]} order {cur["order"]} ({cur["gfp"]}) from '
+                            f'{cur["caller"] or "?"}: ' + '; '.join(cur['zones']),
+                            cur.get('dma32')))
                 cur = None
     return out
+
+
+def dma32_summary(dma32):
+    """One line over the (free, per-cpu, min, boost) kB of DMA32 in each report."""
+    under = [d for d in dma32 if d[0] < d[2] / 2]
+    covered = [d for d in under if d[0] + d[1] >= d[2] / 2]
+    above = [d[0] / (d[2] / 2) - 1 for d in dma32 if d[0] >= d[2] / 2]
+    pcp = [d[1] for d in dma32]
+    return (f'DMA32 in {len(dma32)} report(s): buddy under half its min in {len(under)}, '
+            f'per-cpu lists would cover the gap in {len(covered)} of those; '
+            f'the rest up to {max(above, default=0):.0%} above it; '
+            f'a boost in {sum(1 for d in dma32 if d[3])}; '
+            f'per-cpu {min(pcp, default=0):,}-{max(pcp, default=0):,} kB')
 
 
 def main(argv):
@@ -65,14 +86,16 @@ def main(argv):
     if not paths:
         print(f'{argv[1]}: no such logs', file=sys.stderr)
         return 2
-    total = 0
+    total, dma32 = 0, []
     for p in paths:
-        lines = reports(p)
-        total += len(lines)
-        if lines:
+        found = reports(p)
+        total += len(found)
+        if found:
             print(os.path.basename(p))
-            print('\n'.join(lines))
+            print('\n'.join(line for line, _ in found))
+        dma32 += [d for _, d in found if d]
     print(f'{total} report(s) in {len(paths)} log(s)')
+    print(dma32_summary(dma32))
     return 0
 
 
