@@ -97,6 +97,14 @@ VMSTAT_SUMS = {
     'compact_success': ('compact_success',),
     'compact_scanned': ('compact_migrate_scanned', 'compact_free_scanned'),
     'kcompactd_wake': ('compact_daemon_wake',),
+    'kcompactd_scanned': ('compact_daemon_migrate_scanned',
+                          'compact_daemon_free_scanned'),
+    # kcompactd's runs in ZONE_CMA, told apart by
+    # harness/faults/zone-cma-kcompactd-count-7.3.patch: at an order some
+    # waker able to use ZONE_CMA asked for, or only for other wakers.
+    'kcompactd_cma_asked': ('compact_daemon_cma_asked',),
+    'kcompactd_cma_unasked': ('compact_daemon_cma_unasked',),
+    'kcompactd_cma_unasked_scanned': ('compact_daemon_cma_unasked_scanned',),
     'kswapd_wake': ('pageoutrun',),
     'pgpgin': ('pgpgin',),
     'pgmigrate': ('pgmigrate_success',),
