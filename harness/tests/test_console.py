@@ -1,4 +1,5 @@
 """console: splitting a guest's console and judging a boot."""
+import os
 import unittest
 
 from harness import console
@@ -104,3 +105,18 @@ class RealDebugLogTest(unittest.TestCase):
         self.assertEqual(s.failed, 1, s.problems)
         self.assertTrue(s.problems[0].startswith(
             'kernel splat: BUG: KASAN: slab-out-of-bounds in cma_alloc_write'), s.problems)
+
+
+class KcompactdCmaSumsTest(unittest.TestCase):
+    """The kcompactd counters of harness/faults/zone-cma-kcompactd-count-7.3.patch,
+    read from a real atomic-compaction boot of the series (run 5, 2026-12-05)."""
+
+    def test_sums_of_a_real_boot(self):
+        path = os.path.join(os.path.dirname(__file__), 'data',
+                            'console-bench-atomic-compaction.log')
+        with open(path, errors='replace') as f:
+            m = console.bench_figures(f.read())['metrics']
+        self.assertEqual(m['kcompactd_cma_asked'], 0)
+        self.assertEqual(m['kcompactd_cma_unasked'], 1)
+        self.assertEqual(m['kcompactd_cma_unasked_scanned'], 49553)
+        self.assertEqual(m['kcompactd_scanned'], 192081)
