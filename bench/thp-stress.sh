@@ -1,5 +1,5 @@
 #!/bin/sh
-# thp-stress SECONDS [zones]: mainline's transhuge-stress
+# thp-stress SECONDS [zones] [defrag=MODE]: mainline's transhuge-stress
 # (tools/testing/selftests/mm) for SECONDS, at least one pass. Each pass
 # faults every 2 MiB of a mapping as large as RAM as a THP and unmaps all
 # of it but one base page, so memory fills with partly mapped THPs that
@@ -10,14 +10,36 @@
 # for every zone with managed pages, where room=1 when some zone has at
 # least 512 free pages above its min watermark, the least an order-9
 # (THP) allocation needs to pass that zone's min check.
+# With "defrag=MODE", MODE is written to
+# /sys/kernel/mm/transparent_hugepage/defrag first ("defer": a THP fault
+# that finds no free 2 MiB block falls back to base pages at once and wakes
+# kswapd, which wakes kcompactd, instead of compacting directly).
 # BENCH lines:
 #   loop_s             seconds of the first pass over the mapping
 #   no_order9_room_s   (with "zones") seconds during which no zone had that
 #                      room, each read counting until the next one
 # The harness adds the vmstat figures (compact_stall, allocstall, pgscan,
 # pgskip, pgsteal).
-[ $# -eq 1 ] || { [ $# -eq 2 ] && [ "$2" = zones ]; } ||
-	{ echo "usage: thp-stress SECONDS [zones]" >&2; exit 2; }
+usage() {
+	echo "usage: thp-stress SECONDS [zones] [defrag=MODE]" >&2
+	exit 2
+}
+[ $# -ge 1 ] || usage
+seconds=$1
+shift
+zones=
+defrag=
+for arg; do
+	case "$arg" in
+	zones) zones=1 ;;
+	defrag=?*) defrag=${arg#defrag=} ;;
+	*) usage ;;
+	esac
+done
+if [ -n "$defrag" ]; then
+	echo "$defrag" > /sys/kernel/mm/transparent_hugepage/defrag ||
+		{ echo "thp-stress: THP defrag mode '$defrag' refused" >&2; exit 2; }
+fi
 
 zones_sample() {
 	start=$(cut -d' ' -f1 /proc/uptime)
@@ -37,15 +59,15 @@ zones_sample() {
 	done
 }
 
-if [ $# -eq 2 ]; then
+if [ -n "$zones" ]; then
 	zones_sample > /tmp/zones &
 	sampler=$!
 fi
-out=$(/bench/transhuge-stress -d "$1" 2>&1)
+out=$(/bench/transhuge-stress -d "$seconds" 2>&1)
 rc=$?
 printf '%s\n' "$out"
 printf '%s\n' "$out" | awk '$3 == "s/loop," { print "BENCH loop_s=" $2; exit }'
-if [ $# -eq 2 ]; then
+if [ -n "$zones" ]; then
 	kill $sampler
 	cat /tmp/zones
 	awk '{ t = substr($2, 3) + 0 }
