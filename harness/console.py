@@ -105,6 +105,13 @@ VMSTAT_SUMS = {
     'kcompactd_cma_asked': ('compact_daemon_cma_asked',),
     'kcompactd_cma_unasked': ('compact_daemon_cma_unasked',),
     'kcompactd_cma_unasked_scanned': ('compact_daemon_cma_unasked_scanned',),
+    # Why a ZONE_CMA user's order went unserved (the same patch): records
+    # raised, and runs that reached ZONE_CMA with a record but found
+    # compaction deferred or the zone unsuitable, or stopped below it.
+    'kcompactd_cma_recorded': ('compact_daemon_cma_recorded',),
+    'kcompactd_cma_deferred': ('compact_daemon_cma_deferred',),
+    'kcompactd_cma_unsuitable': ('compact_daemon_cma_unsuitable',),
+    'kcompactd_cma_unreached': ('compact_daemon_cma_unreached',),
     'kswapd_wake': ('pageoutrun',),
     'pgpgin': ('pgpgin',),
     'pgmigrate': ('pgmigrate_success',),

@@ -9,7 +9,12 @@ __GFP_HIGH allocation), in how many of those the per-cpu lists would
 make up the difference, and how many include a boost. What it answers:
 did the failing allocation meet a zone that was short of free pages, or
 one whose free pages sat on per-cpu lists that its watermark check does
-not count?
+not count? And, from the report's node-wide line (in pages, every zone of
+the node, those the request may not use among them), how much of the
+machine was free at all: buddy and per-cpu free pages as a share of RAM,
+and the CMA pages among the buddy ones. A report with a few per mille
+of RAM free is one of exhaustion, whatever zone the free pages sit in;
+seed 000's problem 3 is a report with plenty free, all of it CMA.
 
     scripts/alloc-failure-reports.py 'build/results/bench-NAME/*-run*.log'
 """
@@ -27,7 +32,10 @@ ALLOCATOR = re.compile(r'dump_stack|warn_alloc|alloc_pages|alloc_frozen|slab|kme
 CALLER = re.compile(r'\]\s+\? (\w+)\+0x')
 ZONE = re.compile(r'\] (?:Node \d+ )?(\w+) free:(\d+)kB boost:(\d+)kB min:(\d+)kB '
                   r'low:(\d+)kB .*? free_pcp:(\d+)kB')
-END = re.compile(r'Total swap|pages RAM')
+# show_free_areas()'s node-wide line, in pages.
+NODE_FREE = re.compile(r'\]\s+free:(\d+) free_pcp:(\d+) free_cma:(\d+)')
+RAM = re.compile(r'\] (\d+) pages RAM')
+END = RAM
 
 
 def reports(path):
@@ -49,6 +57,9 @@ def reports(path):
                 c = CALLER.search(line)
                 if c and not ALLOCATOR.search(c.group(1)):
                     cur['caller'] = c.group(1)
+            n = NODE_FREE.search(line)
+            if n:
+                cur['free'] = tuple(int(x) for x in n.groups())
             z = ZONE.search(line)
             if z:
                 name, free, boost, wmin, _low, pcp = z.groups()
@@ -57,12 +68,40 @@ def reports(path):
                                     f'min {wmin:,} kB (boost {boost:,})')
                 if name == 'DMA32':
                     cur['dma32'] = (free, pcp, wmin, boost)
-            if END.search(line):
+            r = END.search(line)
+            if r:
+                node = free_share(cur.get('free'), int(r.group(1)))
                 out.append((f'  {cur["task"]} order {cur["order"]} ({cur["gfp"]}) from '
-                            f'{cur["caller"] or "?"}: ' + '; '.join(cur['zones']),
-                            cur.get('dma32')))
+                            f'{cur["caller"] or "?"}: ' + '; '.join(cur['zones'] + list(node[:1])),
+                            cur.get('dma32'), node[1:]))
                 cur = None
     return out
+
+
+def free_share(free, ram):
+    """(text, share of RAM free, share of buddy free that is CMA) of a report's
+    node-wide (free, free_pcp, free_cma) pages; () without that line."""
+    if not free or not ram:
+        return ()
+    buddy, pcp, cma = free
+    share = (buddy + pcp) / ram
+    # free_cma and free are folded from per-cpu deltas at different moments
+    # and can disagree by a few hundred pages: a share above 1 means all.
+    cma_share = min(cma / buddy, 1.0) if buddy else 0.0
+    return (f'all zones free {buddy:,} + per-cpu {pcp:,} of {ram:,} pages '
+            f'({share:.1%} of RAM), CMA {cma:,} ({cma_share:.0%} of the buddy free)',
+            share, cma_share)
+
+
+def free_summary(shares):
+    """One line over the (share of RAM free, CMA share) of each report."""
+    if not shares:
+        return 'free memory: no report has the node-wide line'
+    ram = [s[0] for s in shares]
+    cma = [s[1] for s in shares]
+    return (f'free memory in {len(shares)} report(s): buddy and per-cpu together '
+            f'{min(ram):.1%}-{max(ram):.1%} of RAM; CMA pages '
+            f'{min(cma):.0%}-{max(cma):.0%} of the buddy free')
 
 
 def dma32_summary(dma32):
@@ -86,16 +125,18 @@ def main(argv):
     if not paths:
         print(f'{argv[1]}: no such logs', file=sys.stderr)
         return 2
-    total, dma32 = 0, []
+    total, dma32, shares = 0, [], []
     for p in paths:
         found = reports(p)
         total += len(found)
         if found:
             print(os.path.basename(p))
-            print('\n'.join(line for line, _ in found))
-        dma32 += [d for _, d in found if d]
+            print('\n'.join(line for line, _, _ in found))
+        dma32 += [d for _, d, _ in found if d]
+        shares += [s for _, _, s in found if s]
     print(f'{total} report(s) in {len(paths)} log(s)')
     print(dma32_summary(dma32))
+    print(free_summary(shares))
     return 0
 
 
