@@ -12,9 +12,8 @@ one whose free pages sat on per-cpu lists that its watermark check does
 not count? And, from the report's node-wide line (in pages, every zone of
 the node, those the request may not use among them), how much of the
 machine was free at all: buddy and per-cpu free pages as a share of RAM,
-and the CMA pages among the buddy ones. A report with a few per mille
-of RAM free is one of exhaustion, whatever zone the free pages sit in;
-seed 000's problem 3 is a report with plenty free, all of it CMA.
+and the CMA pages among the buddy ones. A report with a per cent or two
+of RAM free is one of exhaustion, whatever zone the free pages sit in.
 
     scripts/alloc-failure-reports.py 'build/results/bench-NAME/*-run*.log'
 """
