@@ -64,6 +64,14 @@ cat /tmp/churn.out
 echo "# atomic: $(tr '\n' ' ' < $probe/stats)"
 awk '$1 == "attempts" { print "BENCH atomic_attempts=" $2 }
      $1 == "failures" { print "BENCH atomic_failed=" $2 }' $probe/stats
+# What was free at the probe's first failure (probes that record it).
+awk '{ v[$1] = $2 }
+     END { if (v["totalram"] > 0)
+		printf "# atomic first failure: %.2f%% of RAM free (buddy %d, per-cpu %d of %d pages), CMA %d pages (%.0f%% of the buddy free)\n",
+		       100 * (v["first_failure_free"] + v["first_failure_pcp"]) / v["totalram"],
+		       v["first_failure_free"], v["first_failure_pcp"], v["totalram"],
+		       v["first_failure_cma"],
+		       v["first_failure_free"] ? 100 * v["first_failure_cma"] / v["first_failure_free"] : 0 }' $probe/stats
 # The time between two samples counts as below the watermark when the
 # first of them was.
 awk 'NR > 1 && was_below { d = $1 - prev; below += d; stretch += d
