@@ -13,7 +13,8 @@ not count? And, from the report's node-wide line (in pages, every zone of
 the node, those the request may not use among them), how much of the
 machine was free at all: buddy and per-cpu free pages as a share of RAM,
 and the CMA pages among the buddy ones. A report with a per cent or two
-of RAM free is one of exhaustion, whatever zone the free pages sit in.
+of RAM free is one of memory nearly all in use, whatever zone the free
+pages sit in.
 
     scripts/alloc-failure-reports.py 'build/results/bench-NAME/*-run*.log'
 """
