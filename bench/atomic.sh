@@ -71,7 +71,14 @@ awk '{ v[$1] = $2 }
 		       100 * (v["first_failure_free"] + v["first_failure_pcp"]) / v["totalram"],
 		       v["first_failure_free"], v["first_failure_pcp"], v["totalram"],
 		       v["first_failure_cma"],
-		       v["first_failure_free"] ? 100 * v["first_failure_cma"] / v["first_failure_free"] : 0 }' $probe/stats
+		       v["first_failure_free"] ? 100 * v["first_failure_cma"] / v["first_failure_free"] : 0
+	   # The zones GFP_ATOMIC may use, against the floor an order-0
+	   # GFP_ATOMIC allocation may go down to: 3/8 of min (no boost).
+	   if (v["kernel_min"] > 0)
+		printf "# atomic first failure, kernel zones: buddy %d (no CMA), per-cpu %d, min %d, GFP_ATOMIC floor %d pages: buddy %s it, buddy + per-cpu %s it\n",
+		       v["kernel_free"], v["kernel_pcp"], v["kernel_min"], v["kernel_min"] * 3 / 8,
+		       ((v["kernel_free"] > v["kernel_min"] * 3 / 8) ? "above" : "at or below"),
+		       ((v["kernel_free"] + v["kernel_pcp"] > v["kernel_min"] * 3 / 8) ? "above" : "at or below") }' $probe/stats
 # The time between two samples counts as below the watermark when the
 # first of them was.
 awk 'NR > 1 && was_below { d = $1 - prev; below += d; stretch += d
