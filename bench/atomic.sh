@@ -74,11 +74,12 @@ awk '{ v[$1] = $2 }
 		       v["first_failure_free"] ? 100 * v["first_failure_cma"] / v["first_failure_free"] : 0
 	   # The zones GFP_ATOMIC may use, against the floor an order-0
 	   # GFP_ATOMIC allocation may go down to: 3/8 of min (no boost).
-	   if (v["kernel_min"] > 0)
+	   floor = v["kernel_min"] * 3 / 8
+	   if (floor > 0)
 		printf "# atomic first failure, kernel zones: buddy %d (no CMA), per-cpu %d, min %d, GFP_ATOMIC floor %d pages: buddy %s it, buddy + per-cpu %s it\n",
-		       v["kernel_free"], v["kernel_pcp"], v["kernel_min"], v["kernel_min"] * 3 / 8,
-		       ((v["kernel_free"] > v["kernel_min"] * 3 / 8) ? "above" : "at or below"),
-		       ((v["kernel_free"] + v["kernel_pcp"] > v["kernel_min"] * 3 / 8) ? "above" : "at or below") }' $probe/stats
+		       v["kernel_free"], v["kernel_pcp"], v["kernel_min"], floor,
+		       ((v["kernel_free"] > floor) ? "above" : "at or below"),
+		       ((v["kernel_free"] + v["kernel_pcp"] > floor) ? "above" : "at or below") }' $probe/stats
 # The time between two samples counts as below the watermark when the
 # first of them was.
 awk 'NR > 1 && was_below { d = $1 - prev; below += d; stretch += d

@@ -16,7 +16,7 @@ and the CMA pages among the buddy ones. A report with a per cent or two
 of RAM free is one of memory nearly all in use, whatever zone the free
 pages sit in.
 
-    scripts/alloc-failure-reports.py 'build/results/bench-NAME/*-run*.log'
+    scripts/alloc-failure-reports.py 'build/results/bench-NAME/*-run*.log' [GLOB...]
 """
 import glob
 import os
@@ -34,8 +34,8 @@ ZONE = re.compile(r'\] (?:Node \d+ )?(\w+) free:(\d+)kB boost:(\d+)kB min:(\d+)k
                   r'low:(\d+)kB .*? free_pcp:(\d+)kB')
 # show_free_areas()'s node-wide line, in pages.
 NODE_FREE = re.compile(r'\]\s+free:(\d+) free_pcp:(\d+) free_cma:(\d+)')
+# show_mem()'s RAM line, the last of a report that this script reads.
 RAM = re.compile(r'\] (\d+) pages RAM')
-END = RAM
 
 
 def reports(path):
@@ -68,7 +68,7 @@ def reports(path):
                                     f'min {wmin:,} kB (boost {boost:,})')
                 if name == 'DMA32':
                     cur['dma32'] = (free, pcp, wmin, boost)
-            r = END.search(line)
+            r = RAM.search(line)
             if r:
                 node = free_share(cur.get('free'), int(r.group(1)))
                 out.append((f'  {cur["task"]} order {cur["order"]} ({cur["gfp"]}) from '
@@ -119,13 +119,16 @@ def dma32_summary(dma32):
 
 
 def main(argv):
-    if len(argv) != 2:
+    if len(argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    paths = sorted(glob.glob(argv[1]))
-    if not paths:
-        print(f'{argv[1]}: no such logs', file=sys.stderr)
-        return 2
+    paths = []
+    for pattern in argv[1:]:
+        found = sorted(glob.glob(pattern))
+        if not found:
+            print(f'{pattern}: no such logs', file=sys.stderr)
+            return 2
+        paths += found
     total, dma32, shares = 0, [], []
     for p in paths:
         found = reports(p)
