@@ -1,6 +1,6 @@
-# The CMA patch series against mainline Linux (7.3-rc7), its 6.12.117
-# backport, and the harness that proves them. configs/bases.ini lists the
-# bases; each variant names its base (configs/variants.ini).
+# The CMA patch series against mainline Linux (7.3-rc7) and the harness
+# that proves it. configs/bases.ini lists the bases; each variant names
+# its base (configs/variants.ini).
 #
 #   make run            build, boot and test the default variant (x86_64-zone-cma)
 #   make test           every variant, the harness tests, checkpatch, ZONE_MOVABLE audit
@@ -35,9 +35,9 @@ help:
 deps:
 	@scripts/install-deps.sh
 
-## make tree [BASE=b]  each base's work tree (build/linux, build/linux-6.12):
+## make tree [BASE=b]  each base's work tree (build/linux, build/linux-<name>):
 ##                     the pinned base (tag base) with its series applied
-##                     (patches/, backports/6.12/); fetched when missing
+##                     (patches/, backports/<name>/); fetched when missing
 tree: deps
 	@for b in $(or $(BASE),$$($(HARNESS) bases --names)); do \
 		scripts/series.sh tree "$$b" || exit 1; done
@@ -101,8 +101,8 @@ demo-check-failures: deps
 	@SERIES=$(SERIES) scripts/demo-check-failures.sh
 
 ## make test           harness tests, checkpatch, the ZONE_MOVABLE audit and every
-##                     variant, each on its base (both work trees are fetched
-##                     and patched)
+##                     variant, each on its base (each base's work tree is
+##                     fetched and patched)
 test: deps
 	@$(HARNESS) test $(KVMFLAG)
 
@@ -153,7 +153,8 @@ fault-inject: deps
 	@$(HARNESS) soak --faults $(if $(MINUTES),--minutes $(MINUTES),) $(if $(filter population,$(ONLY)),--population-only,)
 
 ## make bench [B=name] [RUNS=n]  base and series side by side: bench/results/
-##                     (each benchmark names its base in bench/benchmarks.ini)
+##                     (JSON, plot; the report in build/results/bench-<name>/report.md;
+##                     each benchmark names its base in bench/benchmarks.ini)
 bench: deps
 	@scripts/install-deps.sh python3-matplotlib
 	@$(HARNESS) bench $(B) $(if $(RUNS),--runs $(RUNS),)
@@ -191,7 +192,7 @@ bisect-check: deps
 ##                     with CONFIG_ZONE_CMA=n the ZONE_CMA patches change nothing:
 ##                     bloat-o-meter on vmlinux and mm/*.o (default: the parent
 ##                     of the first ZONE_CMA patch vs HEAD of the work tree
-##                     of SERIES, default mainline; SERIES=6.12 the backport);
+##                     of SERIES, default mainline);
 ##                     FRAGMENTS adds configs/ fragments to each build
 bloat-zone-cma-off: deps
 	@scripts/series.sh tree $(SERIES)
@@ -199,15 +200,14 @@ bloat-zone-cma-off: deps
 		$$($(HARNESS) bases --shell $(SERIES) | sed -n 's/^base_tree=//p') $(if $(PRE)$(POST),$(or $(PRE),-) $(POST),)
 
 ## make demo-defects  the kselftests for the review's defects fail on the kernels
-##                     they guard against (7.3-rc7, the 6.12 backport) and pass on
-##                     the series (needs make run V=x86_64, make run
-##                     V=x86_64-zone-cma-6.12, and for its zone and deferred steps make run)
+##                     they guard against (7.3-rc7, or the series with the defect
+##                     put back) and pass on the series (needs make run V=x86_64,
+##                     and for its zone and deferred steps make run)
 demo-defects:
 	@scripts/demo-defects.sh
 
 ## make demo-failures [V=x] [DEMOS="a b"]  show that each kind of fault fails
-##                     a run, naming it (on the base of V, default x86_64; the
-##                     kernel faults fit the 6.12 series: V=x86_64-zone-cma-6.12);
+##                     a run, naming it (on the base of V, default x86_64);
 ##                     DEMOS="leak kasan": a leak and an out-of-bounds read
 ##                     caught on the debug kernel (x86_64-debug)
 demo-failures: deps

@@ -1,7 +1,7 @@
 #!/bin/sh
 # accounting: what the kernel sized from its memory at boot, read once,
-# right after boot (issue 17's item 4: moving the CMA areas into a zone of
-# their own must not retune these). BENCH lines, all in kB:
+# right after boot (moving the CMA areas into a zone of their own must not
+# retune these). BENCH lines, all in kB:
 #   min_free_kbytes   /proc/sys/vm/min_free_kbytes: sized from
 #                     nr_free_buffer_pages(), as the TCP and UDP memory
 #                     limits are

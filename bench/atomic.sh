@@ -1,7 +1,8 @@
 #!/bin/sh
 # atomic WORKERS MIB PASSES HZ BATCH RING ORDER: unmovable atomic
-# allocations under a storm of movable ones (seed 000's third problem: free
-# pages that are all CMA cannot serve an atomic request).
+# allocations under a storm of movable ones (the third problem of the 2016
+# ZONE_CMA cover letter: free pages that are all CMA cannot serve an atomic
+# request).
 #
 # The atomic side is harness/faults/atomic-probe-7.3.patch, a stand-in for
 # a network driver's receive ring: an hrtimer in softirq context allocates

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Seed 004's dma-buf heap benchmark: ROUNDS times, allocate one buffer of
- * each of 8 MiB, 4 MiB, 2 MiB, 1 MiB, 64, 8 and 4 bytes from
- * /dev/dma_heap/system and close it again. Prints, as BENCH lines, the
- * allocations per second, the elapsed time, the minor page faults of the
- * process, and the CMA reserved at boot (CmaTotal), so that one run also
- * shows what the smallest cma= request cost.
+ * The dma-buf heap benchmark of the 2025 ARCH_FORCE_PAGE_BLOCK_ORDER patch
+ * discussion: ROUNDS times, allocate one buffer of each of 8 MiB, 4 MiB,
+ * 2 MiB, 1 MiB, 64, 8 and 4 bytes from /dev/dma_heap/system and close it
+ * again. Prints, as BENCH lines, the allocations per second, the elapsed
+ * time, the minor page faults of the process, and the CMA reserved at
+ * boot (CmaTotal), so that one run also shows what the smallest cma=
+ * request cost.
  *
  *   dmabuf ROUNDS
  */

@@ -39,7 +39,7 @@
  * it: what it held by then is the headroom.
  *
  * Output: BENCH headroom_mib; over the launches, kills_high (oom_score_adj
- * < 529, the seed's "higher priority" kills), kills_cached, oom_kills
+ * < 529, the report's "higher priority" kills), kills_cached, oom_kills
  * (deaths the model did not cause), relaunches (launches of an app that had
  * been killed) and launches_s. The harness adds the /proc/vmstat deltas (allocstall_*,
  * pgscan_*, pgsteal_*, pswpout).

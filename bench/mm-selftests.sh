@@ -10,10 +10,6 @@
 # (kselftest: 0 passes, 4 skips, anything else fails; 124 is timeout's).
 # 256 MiB of 2 MiB HugeTLB pages are reserved first, as run_vmtests.sh does;
 # swap on zram (configs/mm-selftests.ini) is set up before the script runs.
-# With the argument gigantic-first (make bench B=gigantic-first) it runs
-# only the hugetlb_cma case: right after the pool is set, after
-# transhuge-stress and after the THP tests (whether HugeTLB takes the page
-# from the area depends on what ran before).
 . /bench/cma-lib
 per_test=${MM_TEST_TIMEOUT:-300}
 passed=0
@@ -167,55 +163,42 @@ gigantic_under_churn() {
 echo 128 > /proc/sys/vm/nr_hugepages
 echo "# nr_hugepages: $(cat /proc/sys/vm/nr_hugepages)"
 cd /bench || exit 1
-case $1 in
-gigantic-first)
-	run_fn hugetlb_cma-gigantic-0 gigantic 1
-	run transhuge-stress ./transhuge-stress -d 20
-	run_fn hugetlb_cma-gigantic-1 gigantic 1
-	run khugepaged ./khugepaged
-	run split_huge_page_test ./split_huge_page_test
-	run_fn hugetlb_cma-gigantic-2 gigantic 1
-	run_fn hugetlb-gigantic-outside gigantic 0 outside
-	;;
-*)
-	run migration ./migration
-	run compaction_test ./compaction_test
-	run gup_test-u ./gup_test -u -n 1
-	run gup_test-a ./gup_test -a -n 1
-	run gup_test-ct ./gup_test -ct -F 0x1 0 19 0x1000
-	# gup_longterm and cow run their cases on every HugeTLB page size of
-	# which they find two free pages, and whether a kernel still finds two
-	# free 1 GiB ranges after the tests before depends on where those put
-	# their pages: taken here, the two kernels run the same cases. Their 1
-	# GiB cases take cow over 300 s under TCG, and gup_longterm close to it
-	# (284 s on 7.3-rc7; over 300 s on the series once, beside other work).
-	run_fn gigantic-pool gigantic_pool 2
-	run -t 1200 gup_longterm ./gup_longterm
-	run -t 1200 cow ./cow
-	gigantic_pool 0 | sed 's/^/# /'
-	run hugetlb-mmap ./hugetlb-mmap
-	run hugetlb-shm ./hugetlb-shm
-	run hugetlb-mremap ./hugetlb-mremap
-	run hugetlb-madvise ./hugetlb-madvise
-	run ksm_functional_tests ./ksm_functional_tests
-	run transhuge-stress ./transhuge-stress -d 20
-	run khugepaged ./khugepaged
-	run khugepaged-s2 ./khugepaged -s 2
-	run split_huge_page_test ./split_huge_page_test
-	echo 0 > /proc/sys/vm/nr_hugepages
-	# The hugetlb_cma area is on node 1 (configs/mm-selftests.ini). Bound
-	# there, 2 x 768 MiB of churn is less than the node holds outside its
-	# areas (about 1.9 GiB) but the kernels put some of it in the areas; with
-	# 2 x 1 GiB, 7.3-rc7 warned of stalled allocations once the gigabyte
-	# was gone.
-	run_fn hugetlb_cma-gigantic gigantic 1
-	run_fn hugetlb_cma-gigantic-churn gigantic_under_churn 512
-	run_fn hugetlb_cma-gigantic-full gigantic_under_churn 768 1
-	run_fn hugetlb-gigantic-outside gigantic 0 outside
-	# mem-on-off-test.sh is bash; busybox sh runs it once $UID is set.
-	run mem-on-off-test env UID=0 sh ./mem-on-off-test.sh
-	;;
-esac
+run migration ./migration
+run compaction_test ./compaction_test
+run gup_test-u ./gup_test -u -n 1
+run gup_test-a ./gup_test -a -n 1
+run gup_test-ct ./gup_test -ct -F 0x1 0 19 0x1000
+# gup_longterm and cow run their cases on every HugeTLB page size of
+# which they find two free pages, and whether a kernel still finds two
+# free 1 GiB ranges after the tests before depends on where those put
+# their pages: taken here, the two kernels run the same cases. Their 1
+# GiB cases take cow over 300 s under TCG, and gup_longterm close to it
+# (284 s on 7.3-rc7; over 300 s on the series once, beside other work).
+run_fn gigantic-pool gigantic_pool 2
+run -t 1200 gup_longterm ./gup_longterm
+run -t 1200 cow ./cow
+gigantic_pool 0 | sed 's/^/# /'
+run hugetlb-mmap ./hugetlb-mmap
+run hugetlb-shm ./hugetlb-shm
+run hugetlb-mremap ./hugetlb-mremap
+run hugetlb-madvise ./hugetlb-madvise
+run ksm_functional_tests ./ksm_functional_tests
+run transhuge-stress ./transhuge-stress -d 20
+run khugepaged ./khugepaged
+run khugepaged-s2 ./khugepaged -s 2
+run split_huge_page_test ./split_huge_page_test
+echo 0 > /proc/sys/vm/nr_hugepages
+# The hugetlb_cma area is on node 1 (configs/mm-selftests.ini). Bound
+# there, 2 x 768 MiB of churn is less than the node holds outside its
+# areas (about 1.9 GiB) but the kernels put some of it in the areas; with
+# 2 x 1 GiB, 7.3-rc7 warned of stalled allocations once the gigabyte
+# was gone.
+run_fn hugetlb_cma-gigantic gigantic 1
+run_fn hugetlb_cma-gigantic-churn gigantic_under_churn 512
+run_fn hugetlb_cma-gigantic-full gigantic_under_churn 768 1
+run_fn hugetlb-gigantic-outside gigantic 0 outside
+# mem-on-off-test.sh is bash; busybox sh runs it once $UID is set.
+run mem-on-off-test env UID=0 sh ./mem-on-off-test.sh
 echo "BENCH passed=$passed"
 echo "BENCH failed=$failed"
 echo "BENCH skipped=$skipped"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# pagecache WORKERS MIB PASSES READS: seed 000's utilization with page
-# cache. bench/churn.c's anonymous churn (WORKERS processes replace MIB MiB
+# pagecache WORKERS MIB PASSES READS: the utilization problem of the 2016
+# ZONE_CMA cover letter, with page cache. bench/churn.c's anonymous churn (WORKERS processes replace MIB MiB
 # each PASSES times) runs beside a reader that reads every file of the
 # benchmark's disk (a read-only ext2 file system that the guest's bench
 # runner mounts on /data, see `disk` in bench/benchmarks.ini) READS times
@@ -9,7 +9,7 @@
 # reads again, and anonymous pages, which go to swap. Both kinds are
 # movable: the page allocator may place them in CMA (in ZONE_CMA with the
 # series). BENCH lines:
-#   elapsed_s   the churn's time for its passes (as in `utilization`)
+#   elapsed_s   the churn's time for its passes (as in `utilization-1g`)
 #   read_s      the reader's time for its READS passes
 #   read_mib    what the reader read
 [ $# -eq 4 ] || { echo "usage: pagecache WORKERS MIB PASSES READS" >&2; exit 2; }

@@ -1,6 +1,6 @@
 """The kernel bases the series is built on: configs/bases.ini.
 
-One section per base (mainline, 6.12, ...): the Debian package that ships
+One section per base (mainline, ...): the Debian package that ships
 the pinned tarball and its checksums, and where the base's work tree,
 exported patches and cover letter live. The work tree and the patch folder
 are paired by name: build/linux <-> patches/ for the base whose tree is
@@ -31,7 +31,7 @@ class BaseError(Exception):
 @dataclasses.dataclass(frozen=True)
 class Base:
     name: str
-    linux: str              # kernel version: 7.3-rc7, 6.12.117
+    linux: str              # kernel version: 7.3-rc7
     package: str            # Debian package: linux-source-7.3
     version: str            # its exact version
     suite: str              # the suite that serves it

@@ -404,7 +404,7 @@ def run(root, bench, results_dir, base, series):
 
 
 def _run(root, bench, results_dir, base, series):
-    logdir = os.path.join(root, 'build', 'results', 'bench-' + bench.name)
+    logdir = paths.bench_logs(bench.name, root)
     os.makedirs(logdir, exist_ok=True)
     log = os.path.join(logdir, 'build.log')
     if os.path.exists(log):
@@ -465,8 +465,10 @@ def boot_figures(console_log, killed_after=None):
 
 
 def write_report(root, bench, runs, cmdlines, base, series, results_dir, extra=''):
-    """Write @bench's .json, .png and .md (with @extra markdown at its end)
-    to @results_dir; the markdown."""
+    """Write @bench's .json and .png to @results_dir, and its Markdown
+    report (with @extra markdown at its end) beside the run's console logs,
+    build/results/bench-NAME/report.md under @root, so that reruns add
+    nothing to @results_dir but what they measured; the markdown."""
     from . import benchreport
     report = benchreport.make_report(root, bench, runs, cmdlines, base, series)
     os.makedirs(results_dir, exist_ok=True)
@@ -478,8 +480,12 @@ def write_report(root, bench, runs, cmdlines, base, series, results_dir, extra='
     if plot_err:
         printer.step(f'{bench.name}: no plot: {plot_err}')
     markdown = report['markdown'] + extra
-    with open(base + '.md', 'w') as f:
+    logdir = paths.bench_logs(bench.name, root)
+    os.makedirs(logdir, exist_ok=True)
+    md = os.path.join(logdir, paths.BENCH_REPORT)
+    with open(md, 'w') as f:
         f.write(markdown)
+    printer.step(f'{bench.name}: the report is in {os.path.relpath(md, root)}')
     return markdown
 
 
@@ -496,7 +502,7 @@ def report_only(root, bench, results_dir, base):
     if bench.profile:
         raise BenchError(f'{bench.name}: its instruction profile needs the boots; '
                          f'run make bench B={bench.name}')
-    logdir = os.path.join(root, 'build', 'results', 'bench-' + bench.name)
+    logdir = paths.bench_logs(bench.name, root)
     build_log = os.path.join(logdir, 'build.log')
     again = f'run make bench B={bench.name}'
     if not os.path.exists(build_log):
@@ -553,16 +559,17 @@ def _earlier_wall_s(earlier, kernel, run):
 
 def run_logs(bench, btable, reproduce=None):
     """run() @bench (a Benchmark of any table: make soak, make mm-selftests)
-    on its base, results in bench/results/: its markdown, the number of
-    boots with problems, and {kernel: console text of its first run} ('' when
-    that boot left no log). @reproduce: the command the report names."""
+    on its base, results in bench/results/ (the report in
+    build/results/bench-NAME/): its markdown, the number of boots with
+    problems, and {kernel: console text of its first run} ('' when that
+    boot left no log). @reproduce: the command the report names."""
     from . import pipeline
     base = bases.lookup(btable, bench.guest.base)
     pipeline.ensure_tree(base)
     if reproduce:
         bench = dataclasses.replace(bench, reproduce=reproduce)
     text, bad = run(paths.ROOT, bench, paths.BENCH_RESULTS, base, pipeline.tree_of(base))
-    logdir = os.path.join(paths.RESULTS, 'bench-' + bench.name)
+    logdir = paths.bench_logs(bench.name)
     logs = {}
     for k in bench.kernels:
         try:

@@ -1,5 +1,6 @@
-"""The report of make bench: Markdown and JSON in bench/results/, and the
-plot (matplotlib, when installed)."""
+"""The report of make bench: JSON and the plot (matplotlib, when installed)
+in bench/results/, Markdown beside the run's logs in
+build/results/bench-<name>/report.md."""
 import json
 import os
 import subprocess

@@ -5,8 +5,10 @@ The guest runs bench/mm-selftests.sh, which prints one line per test:
     MMTEST <name> pass|fail|skip rc=<exit status>
 Every test that passes on the base must pass on the series. A test that
 fails or skips on both is listed, not counted against the series. The
-table of both kernels' results goes to bench/results/mm-selftests-compare.md
-(and the usual benchmark table of the counts to mm-selftests.md).
+table of both kernels' results goes to mm-selftests-compare.md beside the
+run's logs and the usual benchmark report of the counts, in
+build/results/bench-mm-selftests/ (the counts' JSON and plot to
+bench/results/mm-selftests.*).
 """
 import os
 import re
@@ -77,7 +79,9 @@ def main(btable):
                         f'{MIN_BASE_PASSES} must, or the comparison shows little)')
     cases = compare(names[0], per_kernel[names[0]], names[-1], per_kernel[names[-1]])
     table_md = markdown(names, per_kernel, cases)
-    with open(os.path.join(paths.BENCH_RESULTS, NAME + '-compare.md'), 'w') as f:
+    logdir = paths.bench_logs(NAME)
+    os.makedirs(logdir, exist_ok=True)
+    with open(os.path.join(logdir, NAME + '-compare.md'), 'w') as f:
         f.write(f'# {NAME}: per test\n\n{spec.summary}\n\n{table_md}')
     print(table_md)
     return results.Summary(NAME, cases, problems)

@@ -20,7 +20,9 @@ Per kernel, one case each:
                          within CMA_SLACK_KB
   MemFree back           with the per-cpu lists' change, within MEM_SLACK_KB
 The allocation rate of every round, over time, goes to
-bench/results/<soak|faults>-rate.png; the figures to <soak|faults>.md.
+bench/results/<soak|faults>-rate.png; the figures to
+bench/results/<soak|faults>.json and their report to
+build/results/bench-<soak|faults>/report.md.
 
 make fault-inject then checks the boot-time population of ZONE_CMA with a
 failure (configs/soak.ini [population], bench/population.sh): one kernel
@@ -29,7 +31,9 @@ activated and with one refused. The refused boot must say so, drop the
 area from debugfs (as 7.3 does with an area it did not activate), lose no
 memory (MemTotal), lose exactly the area from CmaTotal, and leave the area
 whole: all its pageblocks MIGRATE_MOVABLE in ZONE_CMA, never half CMA.
-Both boots run every cma kselftest. Figures to population.md.
+Both boots run every cma kselftest. Figures to
+bench/results/population.json, the report to
+build/results/bench-population/report.md.
 """
 import dataclasses
 import os

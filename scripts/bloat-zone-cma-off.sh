@@ -7,13 +7,12 @@
 #   scripts/bloat-zone-cma-off.sh [-a "x86_64 arm64 i386"] [-f "fragments"] [-j N] [TREE [PRE [POST]]]
 #
 # TREE  a work tree of a series: build/linux (the mainline series, the default)
-#       or build/linux-6.12 (the backport); its checkout is left alone: the revisions
+#       or another base's build/linux-<name>; its checkout is left alone: the revisions
 #       are built in the detached worktrees build/wt/<base>/bloat-pre and bloat-post
 #       (<base> the base whose work tree TREE is, configs/bases.ini; for another
 #       tree, its directory name)
 # PRE   (or -) default: the parent of the commit "mm: index zone_names[] by zone type,
-#       check the per-zone event order" (the first ZONE_CMA patch, the same
-#       subject in both series)
+#       check the per-zone event order" (the first ZONE_CMA patch)
 # POST  default: HEAD of TREE
 #
 # Builds go to build/out/bloat-<tree name>-<arch>-<pre|post>: the arch's fragments
@@ -28,7 +27,7 @@ set -eu
 
 usage() {
 	echo "usage: $0 [-a \"x86_64 arm64 i386\"] [-f \"fragments\"] [-j jobs] [TREE [PRE [POST]]]" >&2
-	echo "       TREE: build/linux (default, the mainline series) or build/linux-6.12" >&2
+	echo "       TREE: build/linux (default, the mainline series) or build/linux-<name>" >&2
 	exit 2
 }
 

@@ -5,12 +5,13 @@
 #   sparse      a commit adds a sparse warning (an undeclared global symbol)
 #   zone-movable  a commit puts ZONE_MOVABLE back where the series says
 #               ZONE_MOVABLE_TOP (pgdat_free_space_enough(), issue 17's
-#               defect 7); mainline only, the 6.12 series has no list
+#               defect 7); on a base whose series folder has a
+#               zone-movable-uses list (mainline's: series/zone-movable-uses)
 # Each fault is a commit on top of the series of base $SERIES (default
 # mainline) in a scratch worktree, build/wt/<base>/demo-check; the base's
 # work tree and patch folder are left alone.
 #
-#   [SERIES=6.12] scripts/demo-check-failures.sh [checkpatch|bisect|sparse|zone-movable]...
+#   [SERIES=base] scripts/demo-check-failures.sh [checkpatch|bisect|sparse|zone-movable]...
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"

@@ -1,49 +1,33 @@
 #!/bin/sh
 # Show that the kselftests added for the review's defects fail on the kernels
-# they guard against, and pass on the mainline series:
+# they guard against (pristine 7.3-rc7, or the series with a defect put back
+# by a harness/faults patch), and pass on the mainline series:
 #
-#   thp     cma_thp (defect 5) on pristine 7.3-rc7 built with the x86_64
-#           variant's config (THP, CONFIG_PAGE_BLOCK_MAX_ORDER=5): fails,
-#           and the kernel warns in isolate_single_pageblock();
-#   pinned  cma_pinned (defect 1) on the 6.12 backport's x86_64-zone-cma-6.12
-#           kernel: fails, chunks after each held page are never tried;
-#           on 7.3-rc7 it passes (its search steps one candidate at a time);
-#   stress  cma_stress, crowded phase included (defects 2 and 3), on the
-#           same 6.12 kernel.
-#   wake    defect 2 put back: cma_stress on the series with a transient
-#           busy range injected (every fourth attempt, once:
-#           harness/faults/cma-transient-busy-7.3.patch), then with the
-#           same plus the wake-up moved before the bits of a failed
-#           attempt are cleared (cma-wake-before-clear-7.3.patch). Both
-#           pass (measured 2026-12-01): with room for every thread, a
-#           search woken too early finds another slot, so cma_stress
-#           cannot show defect 2 (README, "The mainline series").
-#           The patches are applied to build/linux for the run and taken
-#           off again; build/linux must have no uncommitted change.
-#   zone    defects of the 6.12 ZONE_CMA (docs/zone-cma-7.3-design.md, section 2):
-#           cma_zone_placement and cma_zone_pins, the mainline series'
-#           ZONE_CMA kselftests, on the 6.12 backport's x86_64-zone-cma-6.12
-#           kernel, then on the mainline x86_64-zone-cma kernel, both booted
-#           with the mainline variant's initramfs and command line
-#           (numa=fake=2 cma=128M cma_pernuma=64M). Their cases
-#           evacuated_pages_leave_cma fails on 6.12 (measured 2026-12-01:
-#           all 8046 pages moved out of the first half of the area landed
-#           in CMA, in its free second half) and passes on mainline (none
-#           in CMA). evacuated_thps_leave_cma skips on 6.12 (no THP in that
-#           config) and passes on mainline. node_keeps_memory_with_cma
-#           skips on both: with numa=fake=2, the block at the node boundary
-#           (memory4) has no zone and cannot go offline (EINVAL).
-#   node    defect 3 (a node whose memory but its ZONE_CMA went offline must
-#           stay in N_MEMORY): cma_zone_pins on the x86_64-movable-node
-#           variant (node 1 hotpluggable and movable, a 128 MiB area at a
-#           fixed address in one of its four memory blocks), first the
-#           series, then the series with 6.12's count put back
+#   thp     cma_thp (a THP that straddles a pageblock boundary) on pristine
+#           7.3-rc7 built with the x86_64 variant's config (THP,
+#           CONFIG_PAGE_BLOCK_MAX_ORDER=5): fails, and the kernel warns in
+#           isolate_single_pageblock(); then on the series: passes.
+#   zone    cma_zone_placement and cma_zone_pins, the series' ZONE_CMA
+#           kselftests, on the mainline x86_64-zone-cma kernel with that
+#           variant's initramfs and command line (numa=fake=2 cma=128M
+#           cma_pernuma=64M): evacuated_pages_leave_cma and
+#           evacuated_thps_leave_cma pass (no page moved out of the area
+#           lands in CMA); node_keeps_memory_with_cma skips: with
+#           numa=fake=2, the block at the node boundary (memory4) has no
+#           zone and cannot go offline (EINVAL). The node and movable steps
+#           run those cases where they can fail.
+#   node    a node whose memory but its ZONE_CMA went offline must stay in
+#           N_MEMORY: cma_zone_pins on the x86_64-movable-node variant
+#           (node 1 hotpluggable and movable, a 128 MiB area at a fixed
+#           address in one of its four memory blocks), first the series,
+#           then the series with 6.12's count put back
 #           (harness/faults/zone-cma-node-states-7.3.patch), which must fail
-#           node_keeps_memory_with_cma (measured 2026-12-01: passes on the
-#           series; with the patch node 1 leaves has_memory while its
-#           ZONE_CMA holds 32768 pages). Patches are applied to build/linux
-#           and taken off as for wake.
-#   movable  defect 1 on a movable_node node (issue 17 item 1): the same
+#           node_keeps_memory_with_cma (measured: passes on the series; with
+#           the patch node 1 leaves has_memory while its ZONE_CMA holds
+#           32768 pages). The patches are applied to build/linux for the
+#           run and taken off again; build/linux must have no uncommitted
+#           change.
+#   movable  pages moved out of ZONE_CMA on a movable_node node: the same
 #           x86_64-movable-node variant, cma_zone_placement, first the
 #           series, then the series with its evacuation target as it was
 #           before ALLOC_BELOW_ZONE_CMA
@@ -51,39 +35,39 @@
 #           first target stops at the kernel zones, which node 1 does not
 #           have). evacuated_pages_leave_cma must pass on the series and
 #           fail with the patch (the moved pages land in ZONE_CMA again).
-#   memblock  issue 17's item 6 (drivers/base/memory.c): cma_zone_pins on
-#           the x86_64-zone-cma variant, first the series, then the series
-#           without its change to early_node_zone_for_memory_block()
-#           (harness/faults/zone-cma-memblock-zone-7.3.patch): a memory
-#           block shared by a kernel zone and ZONE_CMA then gets no zone,
-#           so offline_cma_block_ebusy must fail (EINVAL, not EBUSY).
-#   accounting  issue 17's item 4: cma_zone_layout on the x86_64-zone-cma
-#           variant, first the series, then the series with ZONE_CMA's
-#           pages left out of the lowmem reserves of the zones below it
+#   memblock  memory blocks shared by a kernel zone and ZONE_CMA
+#           (drivers/base/memory.c): cma_zone_pins on the x86_64-zone-cma
+#           variant, first the series, then the series without its change
+#           to early_node_zone_for_memory_block()
+#           (harness/faults/zone-cma-memblock-zone-7.3.patch): such a block
+#           then gets no zone, so offline_cma_block_ebusy must fail
+#           (EINVAL, not EBUSY).
+#   accounting  ZONE_CMA's pages in the lowmem reserves of the zones below
+#           it: cma_zone_layout on the x86_64-zone-cma variant, first the
+#           series, then the series with those pages left out
 #           (harness/faults/zone-cma-no-reserve-7.3.patch), so
-#           reserve_counts_cma must fail. `make bench B=accounting-reserve`
-#           shows what the reserve does to MemAvailable, `make bench
-#           B=atomic-reserve` what it does for GFP_ATOMIC allocations.
+#           reserve_counts_cma must fail. `make bench B=accounting` shows
+#           what the kernel sizes from its memory with the area in ZONE_CMA.
 #   deferred  patch 1 (deferred struct page init past the end of RAM):
 #           pristine 7.3-rc7 built with the x86_64-zone-cma variant's config
 #           (ACPI, DEFERRED_STRUCT_PAGE_INIT, DEBUG_VM,
 #           PAGE_BLOCK_MAX_ORDER=5), booted with that variant's initramfs
 #           and command line for at most 180 s, then the series'
 #           x86_64-zone-cma kernel. The base must not reach userspace
-#           (measured 2026-12-05: VM_BUG_ON_PAGE(!zone_spans_pfn()) dumps
-#           pfn 0x3ffe0, SeaBIOS's ACPI tables, and the dump recurses with
-#           bogus pfns until the timeout, 1380 page dumps in 180 s);
-#           the series must boot and pass cma_debugfs.
+#           (measured: VM_BUG_ON_PAGE(!zone_spans_pfn()) dumps pfn 0x3ffe0,
+#           SeaBIOS's ACPI tables, and the dump recurses with bogus pfns
+#           until the timeout, 1380 page dumps in 180 s); the series must
+#           boot and pass cma_debugfs.
 #
-#   demo-defects.sh [thp|pinned|stress|wake|zone|node|movable|memblock|accounting|deferred]...
-#   (default: all ten)
+#   demo-defects.sh [thp|zone|node|movable|memblock|accounting|deferred]...
+#   (default: all seven)
 #
 # Needs the x86_64 variant built (make run V=x86_64), whose initramfs
-# carries the series' kselftests, for pinned, stress and zone the 6.12
-# backport's variant (make run V=x86_64-zone-cma-6.12), and for zone the
-# mainline x86_64-zone-cma variant (make run), whose initramfs carries the
-# cma_zone_* kselftests. The pristine base kernel is built once, in
-# build/out/x86_64-base (scripts/x86-guest-lib.sh).
+# carries the series' kselftests, and for zone and deferred the mainline
+# x86_64-zone-cma variant (make run), whose initramfs carries the cma_zone_*
+# kselftests; node, movable, memblock and accounting build their own. The
+# pristine base kernel is built once, in build/out/x86_64-base
+# (scripts/x86-guest-lib.sh).
 # Consoles go to build/results/demo-defects/.
 set -eu
 cd "$(dirname "$0")/.."
@@ -91,7 +75,6 @@ top=$(pwd)
 out=$top/build/results/demo-defects
 initrd=$top/build/out/x86_64/initramfs.cpio.gz
 series_kernel=$top/build/out/x86_64/arch/x86/boot/bzImage
-backport_kernel=$top/build/out/x86_64-zone-cma-6.12/arch/x86/boot/bzImage
 # The mainline x86_64-zone-cma variant: its kernel, its initramfs (with the
 # cma_zone_* kselftests) and its command line (configs/variants.ini).
 zone_kernel=$top/build/out/x86_64-zone-cma/arch/x86/boot/bzImage
@@ -152,7 +135,7 @@ fault_run() {
 	# The variant's next run overwrites its console: keep this one.
 	cp "build/results/$variant/console.log" "$out/$name.console.log" 2>/dev/null || true
 	echo "== $name: $variant, series${*:+ + $*}"
-	grep -E 'ok [0-9]+ |failures, first|crowded: [0-9]+ alloc|node [0-9]+: |passed,' "$out/$name.txt" |
+	grep -E 'ok [0-9]+ |failures, first|node [0-9]+: |passed,' "$out/$name.txt" |
 		sed 's/^/    /'
 	# What reserve_counts_cma measured (accounting), from the console.
 	grep -a -E 'reserve against|zone\(s\) below' "$out/$name.console.log" 2>/dev/null |
@@ -164,12 +147,6 @@ fault_run() {
 fault_pair() {
 	fault_run "$1-series" "$2" "$3"
 	fault_run "$1-$4" "$2" "$3" "$5"
-}
-
-backport_kernel() {
-	[ -r "$backport_kernel" ] ||
-		die "no x86_64-zone-cma-6.12 build: run 'make run V=x86_64-zone-cma-6.12' first"
-	echo "$backport_kernel"
 }
 
 # need_zone_build KERNEL: stop unless KERNEL and the mainline
@@ -208,7 +185,7 @@ deferred_boot() {
 	echo "    page dumps: $db_dumps$db_first"
 }
 
-[ $# -gt 0 ] || set -- thp pinned stress wake zone node movable memblock accounting deferred
+[ $# -gt 0 ] || set -- thp zone node movable memblock accounting deferred
 # Kernels are looked up in assignments (k=$(...)), so that a missing one
 # stops the demo (set -e) instead of booting an empty path.
 for demo in "$@"; do
@@ -217,21 +194,6 @@ for demo in "$@"; do
 		k=$(base_kernel)
 		boot thp-base "$k" cma:cma_thp
 		boot thp-series "$series_kernel" cma:cma_thp ;;
-	pinned)
-		k=$(backport_kernel)
-		boot pinned-6.12 "$k" cma:cma_pinned
-		k=$(base_kernel)
-		boot pinned-base "$k" cma:cma_pinned
-		boot pinned-series "$series_kernel" cma:cma_pinned ;;
-	stress)
-		k=$(backport_kernel)
-		boot stress-6.12 "$k" cma:cma_stress harness.args.cma_stress=-t,32
-		boot stress-series "$series_kernel" cma:cma_stress harness.args.cma_stress=-t,32 ;;
-	wake)
-		fault_run wake-transient-busy x86_64 cma:cma_stress \
-			cma-transient-busy-7.3.patch
-		fault_run wake-before-clear x86_64 cma:cma_stress \
-			cma-transient-busy-7.3.patch cma-wake-before-clear-7.3.patch ;;
 	node)
 		fault_pair node x86_64-movable-node cma:cma_zone_pins states \
 			zone-cma-node-states-7.3.patch ;;
@@ -239,8 +201,6 @@ for demo in "$@"; do
 		fault_pair movable x86_64-movable-node cma:cma_zone_placement \
 			kernel-zones zone-cma-evacuate-kernel-zones-7.3.patch ;;
 	zone)
-		k=$(backport_kernel)
-		zone_boot zone-6.12 "$k"
 		zone_boot zone-series "$zone_kernel" ;;
 	memblock)
 		fault_pair memblock x86_64-zone-cma cma:cma_zone_pins zone \
@@ -253,6 +213,6 @@ for demo in "$@"; do
 			die "cannot build the pristine base kernel"
 		deferred_boot deferred-base "$k"
 		deferred_boot deferred-series "$zone_kernel" ;;
-	*) die "unknown demo '$demo' (thp, pinned, stress, wake, zone, node, movable, memblock, accounting, deferred)" ;;
+	*) die "unknown demo '$demo' (thp, zone, node, movable, memblock, accounting, deferred)" ;;
 	esac
 done

@@ -5,15 +5,15 @@
 #   debug variant $V_DEBUG (default x86_64-debug, make test-debug's; the
 #   patches go to its base's work tree, mainline's), when the kernel leaks
 #   an object (kmemleak) and reads past one (KASAN).
-# (That the stress test fails on 5.11's allocator, without cma_mutex and
-# without retry, is shown by `make bench B=cma-concurrency-16k`: its
-# no-mutex kernel is that allocator.)
-# Kernel and test faults are applied for one run on variant $V (default
-# x86_64) to the work tree of V's base (build/linux, build/linux-6.12) and
-# reverted afterwards; that tree must be clean. The kernel and test faults
-# (harness/faults/*.patch) are written against the 6.12 series: on a base
-# whose series lacks the code they touch, they do not apply and the demo
-# says so (V=x86_64-zone-cma-6.12 runs them on 6.12).
+# (That cma_stress's allocations fail on 7.3-rc7 with its alloc_mutex
+# removed is shown by `make bench B=cma-concurrency-16k`: its no-mutex
+# kernel.)
+# Kernel and test faults (harness/faults/*-7.3.patch, written against the
+# mainline series) are applied for one run on variant $V (default x86_64)
+# to the work tree of V's base (build/linux) and reverted afterwards; that
+# tree must be clean. The patch that does not apply, the variant table and
+# the fragment of the fragment demo are not kernel faults: the demos write
+# them into a temporary directory.
 #
 #   scripts/demo-failures.sh [patch|fragment|counters|hang|warning|leak|kasan]...
 set -u
@@ -28,6 +28,8 @@ base=$("$PYTHON" -m harness variants --base-of "$V") || exit 2
 load_base "$base"
 tree=$base_tree
 scripts/series.sh tree "$base_name" || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 # with_fault_in TREE PATCH CMD...: run CMD with PATCH applied to TREE.
 with_fault_in() {
@@ -62,37 +64,78 @@ with_debug_fault() {
 	with_fault_in "$dtree" "$@"
 }
 
+# does_not_apply: a patch on mm/cma.c whose context is in no base.
+does_not_apply() {
+	cat <<'EOF'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: Harness Fault <fault@localhost>
+Date: Thu, 1 Jan 2026 00:00:00 +0000
+Subject: [PATCH] mm/cma: a patch whose context is not in the base
+
+Signed-off-by: Harness Fault <fault@localhost>
+---
+ mm/cma.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/mm/cma.c b/mm/cma.c
+--- a/mm/cma.c
++++ b/mm/cma.c
+@@ -455,3 +455,3 @@
+ 		mutex_lock(&cma_mutex);
+-		ret = alloc_contig_range(pfn, pfn + count, MIGRATE_CMA, GFP_NOWAIT);
++		ret = alloc_contig_range(pfn, pfn + count, MIGRATE_CMA, gfp);
+ 		mutex_unlock(&cma_mutex);
+-- 
+2.39.5
+EOF
+}
+
 demo_patch() {
 	wt=$(mktemp -d)
 	pd=$(mktemp -d)
 	rmdir "$wt"
 	"$PYTHON" -m harness worktree "$tree" "$wt" base || exit 2
 	cp "$base_patches"/[0-9]*.patch "$pd"/ 2>/dev/null
-	cp "$faults/does-not-apply.patch" "$pd/9999-does-not-apply.patch"
+	does_not_apply >"$pd/9999-does-not-apply.patch"
 	expect patch '9999-does-not-apply.patch does not apply.*mm/cma.c' \
 		scripts/series.sh apply "$base_name" "$wt" "$pd"
 	git -C "$tree" worktree remove --force "$wt"
 	rm -rf "$pd"
 }
 
+# demo_fragment: a variant table with one variant, unsettable, whose
+# fragment sets a symbol no kernel has (Kconfig drops it: it must be
+# reported as fallen out). The fragment is named by its absolute path,
+# which the harness takes in place of a name in configs/.
 demo_fragment() {
+	printf '%s\n' 'CONFIG_CMA_NO_SUCH_SYMBOL=y' >"$tmp/unsettable.config"
+	cat >"$tmp/variants.ini" <<EOF
+[unsettable]
+summary = x86_64 with a fragment symbol that cannot be set
+base = mainline
+arch = x86_64
+fragments = $tmp/unsettable
+memory = 1G
+cpus = 2
+cmdline = cma=64M
+EOF
 	expect fragment 'CONFIG_CMA_NO_SUCH_SYMBOL: fragment sets y, .config has n' \
-		env HARNESS_VARIANTS="$faults/variants.ini" "$PYTHON" -m harness run unsettable
+		env HARNESS_VARIANTS="$tmp/variants.ini" "$PYTHON" -m harness run unsettable
 }
 
 demo_counters() {
 	expect counters 'FAIL [^ ]*: .*alloc 1 pages moves used and alloc_pages_success' \
-		with_fault counters-wrong.patch "$PYTHON" -m harness run "$V"
+		with_fault counters-wrong-7.3.patch "$PYTHON" -m harness run "$V"
 }
 
 demo_hang() {
 	expect hang 'TIMEOUT [^ ]*: selftests: cma: cma_debugfs' \
-		with_fault test-hangs.patch "$PYTHON" -m harness run "$V" --timeout 20
+		with_fault test-hangs-7.3.patch "$PYTHON" -m harness run "$V" --timeout 20
 }
 
 demo_warning() {
 	expect warning 'FAIL [^ ]*: kernel splat: WARNING: .*cma_alloc_write' \
-		with_fault kernel-warns.patch "$PYTHON" -m harness run "$V"
+		with_fault kernel-warns-7.3.patch "$PYTHON" -m harness run "$V"
 }
 
 demo_leak() {

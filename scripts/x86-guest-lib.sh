@@ -1,5 +1,5 @@
 # Sourced by demo-defects.sh and concurrency-quick.sh, which boot kernels
-# that the harness does not build (pristine 7.3-rc7, the 6.12 backport's)
+# that the harness does not build (pristine 7.3-rc7)
 # with the x86_64 variant's initramfs. Run from the repository's top.
 
 # The x86_64 variant's guest (configs/variants.ini: 1 GiB, 2 vCPUs,

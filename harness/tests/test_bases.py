@@ -1,54 +1,25 @@
+import contextlib
+import io
 import os
 import re
 import subprocess
+import tempfile
 import unittest
+from unittest import mock
 
-from harness import arches, bases, paths, pipeline, variants
-
-SHA = 'a' * 64
-MAIN = f"""[mainline]
-linux = 7.3-rc7
-package = linux-source-7.3
-version = 7.3~rc7-1~exp1
-suite = experimental
-fetch = download
-tarball = /usr/src/linux-source-7.3.tar.xz
-sha256 = {SHA}
-deb_sha256 = {SHA}
-tarball_env = BASE_TARBALL
-tree = build/linux
-patches = patches
-series = series
-guest_fragments = sysctl
-options_on = options-on
-options_off = options-off
-"""
-OLD = f"""[6.12]
-linux = 6.12.117
-package = linux-source-6.12
-version = 6.12.117-1~deb12u1
-suite = bookworm-security
-fetch = install
-tarball = /usr/src/linux-source-6.12.tar.xz
-sha256 = {SHA}
-tree = build/linux-6.12
-patches = backports/6.12
-series = series/6.12
-guest_fragments = proc-sysctl
-options_on = options-on zone-cma
-options_off = options-off zone-cma-off
-"""
+from harness import arches, bases, cli, matrix, paths, pipeline, results, variants
+from harness.tests.util import LTS_BASE as LTS, MAINLINE_BASE as MAIN, SHA, write_bases
 
 
 class BasesTest(unittest.TestCase):
     def test_parse(self):
-        t = bases.parse(MAIN + OLD)
-        self.assertEqual(list(t), ['mainline', '6.12'])
-        self.assertEqual(t['6.12'].commit_message,
-                         'Linux 6.12.117 (Debian linux-source-6.12 6.12.117-1~deb12u1)')
+        t = bases.parse(MAIN + LTS)
+        self.assertEqual(list(t), ['mainline', 'lts'])
+        self.assertEqual(t['lts'].commit_message,
+                         'Linux 6.6.90 (Debian linux-source-6.6 6.6.90-1)')
         self.assertEqual(t['mainline'].commit_message,
                          'Linux 7.3-rc7 (Debian linux-source-7.3 7.3~rc7-1~exp1)')
-        self.assertEqual(t['6.12'].deb_sha256, '')
+        self.assertEqual(t['lts'].deb_sha256, '')
 
     def test_shell_round_trip(self):
         """The assignments scripts/ eval give back every value, quoted."""
@@ -67,12 +38,12 @@ class BasesTest(unittest.TestCase):
             (MAIN.replace('suite = experimental\n', ''), 'missing suite'),
             (MAIN.replace('patches = patches', 'patches = backports/x'),
              'tree build/linux goes with patches = patches'),
-            (OLD.replace('tree = build/linux-6.12', 'tree = build/six'),
-             'must be build/linux-6.12 and backports/6.12'),
-            (OLD.replace('series = series/6.12', 'series = ../x'), 'plain path'),
+            (LTS.replace('tree = build/linux-lts', 'tree = build/six'),
+             'must be build/linux-lts and backports/lts'),
+            (LTS.replace('series = series/lts', 'series = ../x'), 'plain path'),
             (MAIN + 'colour = red\n', 'unknown key colour'),
             (MAIN.replace('tarball_env = BASE_TARBALL', 'tarball_env = 1x'), 'not a variable'),
-            (MAIN + OLD.replace('series = series/6.12', 'series = series'),
+            (MAIN + LTS.replace('series = series/lts', 'series = series'),
              'share series'),
             ('', 'no bases'),
             ('[a b]\nlinux = 1\n', 'a base name is'),
@@ -84,8 +55,8 @@ class BasesTest(unittest.TestCase):
 
     def test_lookup(self):
         with self.assertRaises(bases.BaseError) as e:
-            bases.lookup(bases.parse(MAIN + OLD), '6.6')
-        self.assertIn("unknown base '6.6' (known: mainline, 6.12)", str(e.exception))
+            bases.lookup(bases.parse(MAIN + LTS), '5.15')
+        self.assertIn("unknown base '5.15' (known: mainline, lts)", str(e.exception))
 
 
 class RepoBasesTest(unittest.TestCase):
@@ -98,20 +69,17 @@ class RepoBasesTest(unittest.TestCase):
     def test_pins(self):
         self.assertEqual(self.bases['mainline'].sha256,
                          'd958c61d44f5be4e6c874d860889e3f15a7f1d238c58458e91f685f79f721df1')
-        self.assertEqual(self.bases['6.12'].sha256,
-                         '585a4a074597aefa2b1a68ada83a3184ba351c127544dea80618bbcceaa3961f')
 
     def test_variant_bases(self):
-        """On 6.12: the backport's variants (named -6.12) and ZONE_CMA on
-        i386, which mainline's Kconfig refuses; everything else on mainline."""
+        """A variant of another base than mainline is named -<base> (a
+        backport's x86_64-zone-cma-<base>); every other one is on mainline."""
+        others = [b for b in self.bases if b != 'mainline']
         for v in self.variants.values():
-            want = ('6.12' if v.name.endswith('-6.12') or
-                    (v.arch.name == 'i386' and 'zone-cma' in v.fragments) else 'mainline')
+            want = next((b for b in others if v.name.endswith('-' + b)), 'mainline')
             self.assertEqual(v.base, want, v.name)
 
     def test_make_test_runs_every_base(self):
-        """The backport cannot rot: make test boots a 6.12 variant."""
-        self.assertTrue(self.variants['x86_64-zone-cma-6.12'].in_test)
+        """No base's series can rot: make test boots a variant of each."""
         used = {v.base for v in self.variants.values() if v.in_test}
         self.assertEqual(used, set(self.bases))
 
@@ -127,23 +95,149 @@ class RepoBasesTest(unittest.TestCase):
             self.assertEqual(re.findall(r'^V\s*\?=\s*(\S+)$', f.read(), re.M),
                              [variants.DEFAULT])
 
+
+# A variant and a matrix entry of each of the two bases of util.write_bases.
+SEVERAL_VARIANTS = """[v]
+summary = on mainline
+base = mainline
+arch = x86_64
+fragments = hotplug
+
+[v-lts]
+summary = on lts
+base = lts
+arch = x86_64
+fragments = hotplug
+in_test = no
+"""
+SEVERAL_MATRIX = """[every-base]
+arch = x86_64
+options = on
+
+[lts-only]
+arch = x86_64
+bases = lts
+options = off
+"""
+
+
+class SeveralBasesTest(unittest.TestCase):
+    """Two bases, as configs/bases.ini may hold again (a regenerated
+    backport): a fixture bases.ini, since the repository's has mainline
+    only. Each variant and matrix entry gets its own base's tree and
+    fragments, and what reads bases.ini names both."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        d = self.tmp.name
+        self.bases_ini = write_bases(d)
+        self.variants_ini = os.path.join(d, 'variants.ini')
+        self.matrix_ini = os.path.join(d, 'matrix.ini')
+        for path, text in ((self.variants_ini, SEVERAL_VARIANTS),
+                           (self.matrix_ini, SEVERAL_MATRIX)):
+            with open(path, 'w') as f:
+                f.write(text)
+        self.btable = bases.load(self.bases_ini)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_variants_build_their_base(self):
+        t = variants.load(self.variants_ini, self.btable)
+        self.assertEqual([(v.name, v.base) for v in t.values()],
+                         [('v', 'mainline'), ('v-lts', 'lts')])
+        # Each boots with its own base's guest fragments, not the other's.
+        self.assertIn('sysctl', t['v'].fragments)
+        self.assertNotIn('proc-sysctl', t['v'].fragments)
+        self.assertIn('proc-sysctl', t['v-lts'].fragments)
+        self.assertNotIn('sysctl', t['v-lts'].fragments)
+        with mock.patch.object(pipeline.paths, 'TREE_OVERRIDE', None):
+            trees = {n: pipeline.tree_of(self.btable[v.base]) for n, v in t.items()}
+            folders = {n: pipeline.patches_of(self.btable[v.base]) for n, v in t.items()}
+        self.assertEqual(trees, {'v': os.path.join(paths.ROOT, 'build', 'linux'),
+                                 'v-lts': os.path.join(paths.ROOT, 'build', 'linux-lts')})
+        self.assertEqual(folders, {'v': os.path.join(paths.ROOT, 'patches'),
+                                   'v-lts': os.path.join(paths.ROOT, 'backports', 'lts')})
+
     def test_unknown_base_is_named(self):
         with self.assertRaises(variants.VariantError) as e:
-            variants.load(paths.VARIANTS_INI, {'mainline': self.bases['mainline']})
-        self.assertIn("unknown base '6.12'", str(e.exception))
+            variants.load(self.variants_ini, {'mainline': self.btable['mainline']})
+        self.assertIn("variant v-lts: unknown base 'lts'", str(e.exception))
+
+    def test_matrix_entries_per_base(self):
+        entries = {e.name: e for e in matrix.load(self.matrix_ini, list(self.btable))}
+        applies = {(n, b.name) for n, e in entries.items() for b in self.btable.values()
+                   if e.applies_to(b)}
+        self.assertEqual(applies, {('every-base', 'mainline'), ('every-base', 'lts'),
+                                   ('lts-only', 'lts')})
+        # options = on: each base's own options_on.
+        every = entries['every-base']
+        self.assertIn('zone-cma', every.fragments(self.btable['lts']))
+        self.assertNotIn('zone-cma', every.fragments(self.btable['mainline']))
+        with self.assertRaises(matrix.MatrixError) as e:
+            matrix.load(self.matrix_ini, ['mainline'])
+        self.assertIn('unknown base lts', str(e.exception))
+
+    def test_commands_name_every_base(self):
+        """make tree loops over `bases --names`, scripts/ eval `bases
+        --shell BASE`, make variants shows each variant's base."""
+        def run(*argv):
+            with contextlib.redirect_stdout(io.StringIO()) as out, \
+                    contextlib.redirect_stderr(io.StringIO()) as err:
+                rc = cli.main(list(argv))
+            return rc, out.getvalue() + err.getvalue()
+
+        with mock.patch.object(paths, 'BASES_INI', self.bases_ini), \
+                mock.patch.object(paths, 'VARIANTS_INI', self.variants_ini):
+            self.assertEqual(run('bases', '--names'), (0, 'mainline\nlts\n'))
+            rc, out = run('bases', '--shell', 'lts')
+            self.assertEqual(rc, 0)
+            for line in ("base_tree=build/linux-lts", "base_patches=backports/lts",
+                         "base_series=series/lts", "base_guest_fragments=proc-sysctl"):
+                self.assertIn(line + '\n', out)
+            rc, out = run('bases')
+            self.assertIn('tree build/linux-lts, patches backports/lts/', out)
+            rc, out = run('variants')
+            self.assertRegex(out, r'v-lts +base lts ')
+            self.assertEqual(run('variants', '--base-of', 'v-lts'), (0, 'lts\n'))
+            self.assertEqual(run('bases', '--shell', '5.15')[0], 2)
+
+    def test_checkpatch_and_audit_on_every_base(self):
+        """make test checks the patch folder of each base; the audit only
+        where the base's series folder has a reviewed list."""
+        seen = []
+
+        def fake_checkpatch(tree, pdir, allow, codespell=False):
+            seen.append((os.path.relpath(tree, paths.ROOT), os.path.relpath(pdir, paths.ROOT)))
+            return results.Summary('checkpatch', [], [])
+
+        with mock.patch.object(pipeline, 'ensure_tree', lambda b: ''), \
+                mock.patch.object(pipeline.paths, 'TREE_OVERRIDE', None), \
+                mock.patch.object(pipeline.checks, 'checkpatch', fake_checkpatch):
+            got = [s.variant for s in pipeline.checkpatch_all(self.btable)]
+            self.assertEqual(got, ['checkpatch:mainline', 'checkpatch:lts'])
+            self.assertEqual(seen, [('build/linux', 'patches'),
+                                    ('build/linux-lts', 'backports/lts')])
+            got = [s.variant for s in pipeline.checkpatch_all(self.btable, 'lts')]
+            self.assertEqual(got, ['checkpatch:lts'])
+            with mock.patch.object(pipeline.zoneaudit, 'audit',
+                                   lambda tree, sdir: None if sdir.endswith('/lts') else
+                                   results.Summary('zone-movable', [], [])):
+                got = [s.variant for s in pipeline.zone_movable_all(self.btable)]
+            self.assertEqual(got, ['zone-movable:mainline'])
 
 
 class TreePerBaseTest(unittest.TestCase):
     """pipeline: a variant's kernel comes from its base's tree."""
 
     def setUp(self):
-        self.bases = bases.parse(MAIN + OLD)
+        self.bases = bases.parse(MAIN + LTS)
 
     def test_tree_of(self):
         from unittest import mock
         with mock.patch.object(pipeline.paths, 'TREE_OVERRIDE', None):
-            self.assertEqual(pipeline.tree_of(self.bases['6.12']),
-                             os.path.join(paths.ROOT, 'build', 'linux-6.12'))
+            self.assertEqual(pipeline.tree_of(self.bases['lts']),
+                             os.path.join(paths.ROOT, 'build', 'linux-lts'))
             self.assertEqual(pipeline.tree_of(self.bases['mainline']),
                              os.path.join(paths.ROOT, 'build', 'linux'))
 

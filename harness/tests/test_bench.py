@@ -8,7 +8,7 @@ import subprocess
 import tempfile
 import unittest
 
-from harness.tests.util import load_text
+from harness.tests.util import LTS_BASE, MAINLINE_BASE, load_text
 from harness import bases, bench, benchreport, benchstats, console, paths
 
 CONSOLE = """\
@@ -163,8 +163,8 @@ class BenchLoadTest(unittest.TestCase):
 
     def test_repo_benchmarks_load(self):
         table = repo_benchmarks()
-        self.assertIn('overhead', table)
-        self.assertEqual(table['utilization'].kernels[0].name, 'base-cma0')
+        self.assertIn('overhead-icount', table)
+        self.assertEqual(table['utilization-1g'].kernels[0].name, 'base-cma0')
         for b in table.values():
             self.assertTrue(any(os.path.exists(os.path.join(
                 paths.ROOT, 'bench', b.workload[0] + ext)) for ext in ('.c', '.sh')),
@@ -173,8 +173,8 @@ class BenchLoadTest(unittest.TestCase):
     def test_no_kernel_loses_the_area_size(self):
         """A kernel section that adds patches or fragments and forgets the
         cma= its siblings set boots without an area: in benchmarks whose
-        kernels each set cma= (the `utilization` family), such kernels
-        ran with CmaTotal 0 for a morning of runs before anyone noticed.
+        kernels each set cma= (`utilization-1g`, `utilization-pagecache`),
+        such kernels ran with CmaTotal 0 for many runs before anyone noticed.
         hugetlb_cma= and cma_pernuma= do not count as cma=."""
         table = repo_benchmarks()
         for b in table.values():
@@ -185,7 +185,7 @@ class BenchLoadTest(unittest.TestCase):
                     self.assertTrue(has, f'{b.name}:{name} boots without cma=')
 
     def test_errors(self):
-        guest = ('summary = s\nbase = 6.12\narch = x86_64\nfragments = common\n'
+        guest = ('summary = s\nbase = mainline\narch = x86_64\nfragments = common\n'
                  'workload = faults 1 1\n')
         for text, msg in [
             ('[b]\n' + guest + '[b:one]\ntree = base\n', 'at least two'),
@@ -215,7 +215,7 @@ class BenchLoadTest(unittest.TestCase):
 
 
     def test_like_inherits_keys_and_kernels(self):
-        text = ('[b]\nsummary = s\nbase = 6.12\narch = x86_64\n'
+        text = ('[b]\nsummary = s\nbase = mainline\narch = x86_64\n'
                 'cmdline = cma=64M\nqemu_extra = -icount shift=0\n'
                 'workload = faults 64 2\n[b:base]\ntree = base\n'
                 '[b:zone]\nfragments = zone-cma\n'
@@ -239,9 +239,11 @@ class BenchLoadTest(unittest.TestCase):
         self.assertEqual([k.name for k in table['b'].kernels], ['base', 'zone'])
 
 
-def _base_612():
-    """The 6.12 base and a work tree that does not exist (no git needed)."""
-    return bases.load(paths.BASES_INI)['6.12'], os.path.join(paths.ROOT, 'build', 'no-such-tree')
+def _other_base():
+    """A base other than mainline (util's lts: the report must not assume
+    mainline) and a work tree that does not exist (no git needed)."""
+    return (bases.parse(MAINLINE_BASE + LTS_BASE)['lts'],
+            os.path.join(paths.ROOT, 'build', 'no-such-tree'))
 
 
 class BenchDiskTest(unittest.TestCase):
@@ -249,7 +251,7 @@ class BenchDiskTest(unittest.TestCase):
 
     def test_image_holds_the_files_and_is_made_once(self):
         from unittest import mock
-        b = load_text(bench.load, '[b]\nsummary = s\nbase = 6.12\narch = x86_64\n'
+        b = load_text(bench.load, '[b]\nsummary = s\nbase = mainline\narch = x86_64\n'
                       'workload = pagecache 1 4 1 1\ndisk = 3x2M\n'
                       '[b:a]\n[b:c]\n')['b']
         with tempfile.TemporaryDirectory() as d, \
@@ -295,7 +297,7 @@ class BenchReportTest(unittest.TestCase):
                             for t in (1, 2, 4, 8, 16, 32) for r in range(1)]
             vals[k.name] = [dict(kv for d in vals[k.name] for kv in d.items())] * 3
         runs = self.fake_runs(b, vals)
-        rep = benchreport.make_report(paths.ROOT, b, runs, {}, *_base_612())
+        rep = benchreport.make_report(paths.ROOT, b, runs, {}, *_other_base())
         self.assertIn('| 16 | `series` | 200.0 (200.0-200.0) | 2.00 | 0 | 0.010 |', rep['markdown'])
         self.assertIn('| 16 | `no-mutex` | 300.0 (300.0-300.0) | 3.00 | 3 | 0.010 |', rep['markdown'])
         with tempfile.TemporaryDirectory() as d:
@@ -305,16 +307,16 @@ class BenchReportTest(unittest.TestCase):
 
     def test_metrics_report_ratio_and_left_out_runs(self):
         table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
-        b = table['overhead']
+        b = table['overhead-icount']
         runs = self.fake_runs(b, {'base': [{'faults_per_s': 100, 'boot_s': 1}] * 3,
                                   'series-off': [{'faults_per_s': 99, 'boot_s': 1}] * 3,
                                   'series-on': [{'faults_per_s': 98, 'boot_s': 1}] * 3,
                                   'series-zone-cma': [{'faults_per_s': 97, 'boot_s': 1}] * 3})
         runs['series-off'][2]['problems'] = ['workload did not finish']
         runs['series-off'][2]['metrics'] = {'faults_per_s': 12345}
-        md = benchreport.make_report(paths.ROOT, b, runs, {}, *_base_612())['markdown']
-        self.assertIn('- base: Linux 6.12.117 (Debian linux-source-6.12 '
-                      '6.12.117-1~deb12u1) (tag `base` of `build/linux-6.12`)', md)
+        md = benchreport.make_report(paths.ROOT, b, runs, {}, *_other_base())['markdown']
+        self.assertIn('- base: Linux 6.6.90 (Debian linux-source-6.6 '
+                      '6.6.90-1) (tag `base` of `build/linux-lts`)', md)
         self.assertIn('| `series-off` | 2/3 | 99.0 (99.0-99.0) | 0.990 |', md)
         self.assertIn('`series-off` run 3: workload did not finish', md)
         # The left-out run's own figures stay visible; they can be the finding.
@@ -373,10 +375,16 @@ class BenchRunTest(unittest.TestCase):
         b = table['cma-concurrency']
         with _mocked_bench_run() as d:
             text, failed = bench.run(d, b, os.path.join(d, 'results'),
-                                     *_base_612())
+                                     *_other_base())
             self.assertEqual(failed, 0)
             self.assertIn('| 16 | `series` | 5,111 (5,111-5,111) | 1.00 | 0 | 0.000 |', text)
             self.assertTrue(os.path.exists(os.path.join(d, 'results', 'cma-concurrency.json')))
+            # The Markdown report goes beside the run's logs, not to the
+            # results directory, so reruns add no files there.
+            with open(os.path.join(paths.bench_logs(b.name, d), paths.BENCH_REPORT)) as f:
+                self.assertEqual(f.read(), text)
+            self.assertEqual(sorted(os.listdir(os.path.join(d, 'results'))),
+                             ['cma-concurrency.json'])
 
 
 class BenchReportOnlyTest(unittest.TestCase):
@@ -388,10 +396,10 @@ class BenchReportOnlyTest(unittest.TestCase):
         from unittest import mock
         table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
         b = table['cma-concurrency']
-        base = _base_612()[0]
+        base = _other_base()[0]
         with _mocked_bench_run() as d:
             results = os.path.join(d, 'results')
-            text, _ = bench.run(d, b, results, *_base_612())
+            text, _ = bench.run(d, b, results, *_other_base())
             with mock.patch.object(benchreport, 'series_description',
                                    lambda tree: 'not asked again'):
                 again = bench.report_only(d, b, results, base)
@@ -420,19 +428,19 @@ class BenchReportOnlyTest(unittest.TestCase):
             with self.assertRaisesRegex(bench.BenchError, 'no console log .*series-run1.log'):
                 bench.report_only(d, b, results, base)
         with self.assertRaisesRegex(bench.BenchError, 'instruction profile'):
-            bench.report_only(paths.ROOT, table['overhead-icount-profile'],
+            bench.report_only(paths.ROOT, table['overhead-icount-512m'],
                               paths.BENCH_RESULTS, base)
 
 
 class BenchPathsTest(unittest.TestCase):
     def test_results_name_no_absolute_repository_path(self):
         table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
-        b = table['overhead']
+        b = table['overhead-icount']
         runs = {k.name: [{'metrics': {'faults_per_s': 1, 'boot_s': 1}, 'samples': [],
                           'problems': [], 'wall_s': 1.0}] for k in b.kernels}
         cmd = {'base': ['qemu-system-x86_64', '-kernel',
                         os.path.join(paths.ROOT, 'build/out/k/bzImage')]}
-        rep = benchreport.make_report(paths.ROOT, b, runs, cmd, *_base_612())
+        rep = benchreport.make_report(paths.ROOT, b, runs, cmd, *_other_base())
         self.assertIn('-kernel build/out/k/bzImage', rep['markdown'])
         self.assertNotIn(paths.ROOT + '/', rep['markdown'])
         self.assertEqual(rep['data']['kernels']['base']['qemu'][-1], 'build/out/k/bzImage')

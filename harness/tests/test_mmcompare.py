@@ -1,5 +1,8 @@
 """mmcompare: MMTEST lines, and the verdict per test."""
+import os
+import tempfile
 import unittest
+from unittest import mock
 
 from harness import bench, bases, mmcompare, paths
 
@@ -43,6 +46,21 @@ class MmCompareTest(unittest.TestCase):
         spec = t[mmcompare.NAME]
         self.assertEqual([k.tree for k in spec.kernels], ['base', 'series'])
         self.assertIn('mm:migration', ' '.join(spec.kselftests))
+
+    def test_per_test_table_goes_beside_the_logs(self):
+        """The per-test table is written to build/results/bench-mm-selftests/,
+        not bench/results/ (which keeps only what was measured)."""
+        logs = {'base': LOG, 'series': LOG.replace('cow fail rc=1', 'cow pass rc=0')}
+        with tempfile.TemporaryDirectory() as d, \
+                mock.patch.object(mmcompare.bench, 'run_logs',
+                                  lambda spec, btable, reproduce: ('table', 0, logs)), \
+                mock.patch.object(mmcompare.paths, 'bench_logs',
+                                  lambda name: os.path.join(d, 'bench-' + name)), \
+                mock.patch('builtins.print'):
+            mmcompare.main(bases.load(paths.BASES_INI))
+            self.assertEqual(os.listdir(d), ['bench-mm-selftests'])
+            with open(os.path.join(d, 'bench-mm-selftests', 'mm-selftests-compare.md')) as f:
+                self.assertIn('| cow | fail (rc 1) | pass | ok |', f.read())
 
 
 if __name__ == '__main__':

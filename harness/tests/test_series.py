@@ -46,7 +46,7 @@ class ExportIdentityTest(unittest.TestCase):
     def export(self, gitconfig):
         env = dict(os.environ, GIT_CONFIG_GLOBAL=gitconfig, GIT_CONFIG_SYSTEM=os.devnull,
                    GIT_CONFIG_NOSYSTEM='1')
-        return subprocess.run(['sh', SERIES_SH, 'export', '6.12', self.tree, self.pdir],
+        return subprocess.run(['sh', SERIES_SH, 'export', 'mainline', self.tree, self.pdir],
                               capture_output=True, text=True, env=env)
 
     def test_author_and_sign_off(self):
