@@ -8,8 +8,9 @@
 #
 # Variables: V=<variant>  T=<kselftest, e.g. cma_debugfs>  KVM=1 (probe, then use)
 #            TIMEOUT=<seconds per kselftest, overrides its settings file>
-#            BASE=<base>    make tree: only this base (default: every base)
-#            SERIES=<base>  export, check-export, tree-reset, check, checkpatch,
+#            BASE=<base>    the kernel base (configs/bases.ini): make tree and
+#                           checkpatch default to every base; export,
+#                           check-export, tree-reset, check, checkpatch,
 #                           bisect-check, bloat-zone-cma-off (default: mainline;
 #                           checkpatch: every base)
 # See `make help`.
@@ -20,12 +21,17 @@ PYTHON   ?= $(firstword $(wildcard /usr/bin/python3) python3)
 export PYTHON
 # The default variant: harness/variants.py's DEFAULT, first in configs/variants.ini.
 V        ?= x86_64-zone-cma
-SERIES   ?= mainline
+# One name for the kernel base everywhere: BASE (SERIES was its old name
+# in some targets, and is refused so that it does not silently do nothing).
+ONE_BASE := $(or $(BASE),mainline)
+ifneq ($(SERIES),)
+$(error SERIES= is now BASE=: make $(MAKECMDGOALS) BASE=$(SERIES))
+endif
 HARNESS  := $(PYTHON) -m harness
 KVMFLAG  := $(if $(filter 1 yes y,$(KVM)),--kvm,)
 RUNFLAGS := $(KVMFLAG) $(if $(TIMEOUT),--timeout $(TIMEOUT),)
 
-.PHONY: test-debug bad-input layouts mm-selftests soak fault-inject demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-report bench-failures bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
+.PHONY: figures test-debug bad-input layouts mm-selftests soak fault-inject demo-defects check demo-check-failures bisect-check bloat-zone-cma-off bench bench-plot bench-report bench-failures bench-list demo-failures help deps tree tree-reset export check-export variants bases run test \
 	shell kselftest harness-test checkpatch clean
 
 help:
@@ -42,20 +48,20 @@ tree: deps
 	@for b in $(or $(BASE),$$($(HARNESS) bases --names)); do \
 		scripts/series.sh tree "$$b" || exit 1; done
 
-## make tree-reset [SERIES=b]  rebuild a work tree from base + its patch folder
+## make tree-reset [BASE=b]  rebuild a work tree from base + its patch folder
 ##                     (drops local commits; refused unless exported, or FORCE=1)
 tree-reset:
-	@scripts/series.sh reset $(SERIES)
+	@scripts/series.sh reset $(ONE_BASE)
 
-## make export [SERIES=b]  sign off and write a work tree's base..HEAD to its
+## make export [BASE=b]  sign off and write a work tree's base..HEAD to its
 ##                     patch folder (format-patch), as the git user.name and
 ##                     user.email of this repository
 export:
-	@scripts/series.sh export $(SERIES)
+	@scripts/series.sh export $(ONE_BASE)
 
-## make check-export [SERIES=b]  fail if a work tree and its patch folder differ
+## make check-export [BASE=b]  fail if a work tree and its patch folder differ
 check-export:
-	@scripts/series.sh check $(SERIES)
+	@scripts/series.sh check $(ONE_BASE)
 
 ## make bases          list the kernel bases
 bases:
@@ -79,26 +85,32 @@ kselftest: deps
 shell: deps
 	@$(HARNESS) shell $(V) $(KVMFLAG)
 
+## make figures       write README.md's headline table from bench/results
+##                     (bench/figures.ini); FIGURES=check: fail when README.md,
+##                     the cover letter or a commit message disagrees
+figures:
+	@$(HARNESS) figures $(if $(filter check,$(FIGURES)),--check,)
+
 ## make harness-test   the harness's own tests (no QEMU)
 harness-test:
 	@$(HARNESS) selftest
 
-## make checkpatch [SERIES=b]  scripts/checkpatch.pl --strict over patches/
+## make checkpatch [BASE=b]  scripts/checkpatch.pl --strict over patches/
 ##                     and backports/*/ (or one base's folder)
 checkpatch: deps
-	@$(HARNESS) checkpatch $(if $(filter command line environment,$(origin SERIES)),--series $(SERIES),)
+	@$(HARNESS) checkpatch $(if $(BASE),--series $(BASE),)
 
-## make check [SERIES=b] [CHECKS=a,b] [MATRIX=x,y]  series quality gates:
+## make check [BASE=b] [CHECKS=a,b] [MATRIX=x,y]  series quality gates:
 ##                     checkpatch, kerneldoc, docs, compiler (sparse, W=1), bisect,
 ##                     matrix, zone-movable
 check: deps
-	@$(HARNESS) check --series $(SERIES) $(if $(CHECKS),--only $(CHECKS),) $(if $(MATRIX),--matrix $(MATRIX),)
+	@$(HARNESS) check --series $(ONE_BASE) $(if $(CHECKS),--only $(CHECKS),) $(if $(MATRIX),--matrix $(MATRIX),)
 
-## make demo-check-failures [SERIES=b]  show that make check catches a checkpatch
+## make demo-check-failures [BASE=b]  show that make check catches a checkpatch
 ##                     warning, a commit that does not build, a sparse warning,
 ##                     an unreviewed use of ZONE_MOVABLE (mainline)
 demo-check-failures: deps
-	@SERIES=$(SERIES) scripts/demo-check-failures.sh
+	@BASE=$(ONE_BASE) scripts/demo-check-failures.sh
 
 ## make test           harness tests, checkpatch, the ZONE_MOVABLE audit and every
 ##                     variant, each on its base (each base's work tree is
@@ -182,22 +194,22 @@ bench-failures:
 bench-list:
 	@$(HARNESS) bench --list
 
-## make bisect-check [SERIES=b]  make check's bisect gate alone: every commit
+## make bisect-check [BASE=b]  make check's bisect gate alone: every commit
 ##                     builds vmlinux, x86_64 and arm64, the series' options
 ##                     on and off
 bisect-check: deps
-	@$(HARNESS) check --series $(SERIES) --only bisect
+	@$(HARNESS) check --series $(ONE_BASE) --only bisect
 
-## make bloat-zone-cma-off [SERIES=b] [ARCHES="x86_64 arm64 i386"] [FRAGMENTS=hotplug] [PRE=rev] [POST=rev]
+## make bloat-zone-cma-off [BASE=b] [ARCHES="x86_64 arm64 i386"] [FRAGMENTS=hotplug] [PRE=rev] [POST=rev]
 ##                     with CONFIG_ZONE_CMA=n the ZONE_CMA patches change nothing:
 ##                     bloat-o-meter on vmlinux and mm/*.o (default: the parent
 ##                     of the first ZONE_CMA patch vs HEAD of the work tree
-##                     of SERIES, default mainline);
+##                     of BASE, default mainline);
 ##                     FRAGMENTS adds configs/ fragments to each build
 bloat-zone-cma-off: deps
-	@scripts/series.sh tree $(SERIES)
+	@scripts/series.sh tree $(ONE_BASE)
 	@scripts/bloat-zone-cma-off.sh $(if $(ARCHES),-a "$(ARCHES)",) $(if $(FRAGMENTS),-f "$(FRAGMENTS)",) \
-		$$($(HARNESS) bases --shell $(SERIES) | sed -n 's/^base_tree=//p') $(if $(PRE)$(POST),$(or $(PRE),-) $(POST),)
+		$$($(HARNESS) bases --shell $(ONE_BASE) | sed -n 's/^base_tree=//p') $(if $(PRE)$(POST),$(or $(PRE),-) $(POST),)
 
 ## make demo-defects  the kselftests for the review's defects fail on the kernels
 ##                     they guard against (7.3-rc7, or the series with the defect

@@ -9,6 +9,7 @@ import sys
 from . import (arches, bases, build, checks, gates, matrix, paths, pipeline, printer, proc,
                variants)
 from .console import analyse
+from .figures import FigureError
 
 
 
@@ -118,6 +119,15 @@ def parser():
     p.add_argument('--failures', nargs='+', metavar='LABEL=RESULTS[@REV]:KERNEL,...',
                    help='count boots that failed an allocation, pooled over '
                    'results files, with Fisher exact p against the first LABEL')
+    p = sub.add_parser('figures', help="the figures of bench/figures.ini from "
+                       "bench/results: write README.md's headline table")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument('--check', action='store_true',
+                   help='fail when README.md, the cover letter or a commit message '
+                   'disagrees with bench/results')
+    g.add_argument('--render', metavar='FILE',
+                   help='print FILE with its {{figure.field}} placeholders filled in')
+    g.add_argument('--list', action='store_true', help='every figure and its fields')
     p = sub.add_parser('analyse', help='summarise an existing console log')
     p.add_argument('variant')
     p.add_argument('console')
@@ -191,7 +201,7 @@ def cmd_test(args, btable, table):
         return _finish(pipeline.run_variants(chosen, btable, kvm=args.kvm,
                                              serial=args.serial))
     pre = ([checks.unit_tests(paths.ROOT)] + pipeline.checkpatch_all(btable) +
-           pipeline.zone_movable_all(btable))
+           pipeline.zone_movable_all(btable) + [pipeline.figures_check(btable)])
     for s in pre:
         printer.step(printer.report(s)[-1])
     chosen = [v for v in table.values() if v.in_test]
@@ -340,8 +350,48 @@ def cmd_bench(args, btable, table):
     return bench.main(args, btable)
 
 
+def cmd_figures(args, btable, table):
+    from . import figures
+    sections = figures.load(paths.FIGURES_INI)
+    figs = figures.compute_all(sections, paths.BENCH_RESULTS)
+    if args.render:
+        try:
+            with open(args.render) as f:
+                text = f.read()
+        except OSError as e:
+            raise UsageError(f'figures --render: {e}') from None
+        sys.stdout.write(figures.render(text, figs, args.render))
+        return 0
+    if args.list:
+        for name, f in figs.items():
+            print(name + ': ' + '; '.join(f'{k} {v}' for k, v in f.items()
+                                          if k not in ('claim', 'bench', 'results')))
+        return 0
+    base = bases.lookup(btable, 'mainline')
+    patches = os.path.join(paths.ROOT, base.patches)
+    cover = os.path.join(paths.ROOT, base.series, 'cover-letter.txt')
+    if args.check:
+        problems = figures.check(paths.ROOT, patches, cover, paths.FIGURES_INI,
+                                 paths.BENCH_RESULTS)
+        for p in problems:
+            print(f'figures: {p}', file=sys.stderr)
+        print(f'figures: {len(figs)} figures, {len(problems)} problems')
+        return 1 if problems else 0
+    readme = os.path.join(paths.ROOT, 'README.md')
+    with open(readme) as f:
+        text = f.read()
+    new = figures.replace_table(text, figures.table(sections, figs))
+    if new != text:
+        with open(readme, 'w') as f:
+            f.write(new)
+    print(f'figures: {len(figs)} figures; README.md headline table '
+          f'{"rewritten" if new != text else "unchanged"}')
+    return 0
+
+
 COMMANDS = {
     'bases': cmd_bases,
+    'figures': cmd_figures,
     'variants': cmd_variants,
     'analyse': cmd_analyse,
     'selftest': cmd_selftest,
@@ -360,7 +410,7 @@ COMMANDS = {
     'soak': cmd_soak,
 }
 # Commands that need no variant table (bases.ini alone).
-_NO_VARIANTS = ('bases', 'fragments', 'configure', 'worktree')
+_NO_VARIANTS = ('bases', 'fragments', 'configure', 'worktree', 'figures')
 
 
 def main(argv=None):
@@ -370,7 +420,8 @@ def main(argv=None):
         table = (None if args.cmd in _NO_VARIANTS
                  else variants.load(paths.VARIANTS_INI, btable))
         return COMMANDS[args.cmd](args, btable, table)
-    except (UsageError, variants.VariantError, bases.BaseError, matrix.MatrixError) as e:
+    except (UsageError, variants.VariantError, bases.BaseError, matrix.MatrixError,
+            FigureError) as e:
         print(f'harness: {e}', file=sys.stderr)
         return 2
 

@@ -18,6 +18,8 @@ command that reproduces it:
   matrix      the Kconfig combinations of configs/matrix.ini build
   zone-movable  every use of ZONE_MOVABLE in the tree is one the base's
               series folder lists as reviewed (harness/zoneaudit.py)
+  figures     every figure README.md, the cover letter and the commit
+              messages quote comes from bench/results (harness/figures.py)
 
 The parsers are in harness/diagnostics.py, the matrix table in
 harness/matrix.py; every configuration goes through build.configure().
@@ -29,7 +31,8 @@ import subprocess
 import sys
 import time
 
-from . import arches, build, checks, kconfig, ktap, matrix, printer, proc, results, zoneaudit
+from . import (arches, build, checks, figures, kconfig, ktap, matrix, printer, proc, results,
+               zoneaudit)
 from .diagnostics import (compiler_warnings, doc_dirs, kernel_sources, new_warnings,
                           normalise_warning, sphinx_warnings, undocumented_new_functions)
 
@@ -50,7 +53,7 @@ class GateError(Exception):
 @dataclasses.dataclass
 class Context:
     root: str                 # the repository
-    tree: str                 # the base's work tree: build/linux, build/linux-6.12
+    tree: str                 # the base's work tree: build/linux, build/linux-<base>
     out: str                  # build/out/check-<base>
     patches: str              # patches/, backports/<base>/
     allowlist: str            # series/checkpatch-allowlist
@@ -384,6 +387,15 @@ def gate_zone_movable(ctx):
     return s
 
 
+def gate_figures(ctx):
+    """Every figure README.md, the cover letter and the commit messages
+    quote agrees with bench/results (harness/figures.py)."""
+    s = figures.summary(ctx.root, ctx.patches,
+                        os.path.join(ctx.root, ctx.base.series, 'cover-letter.txt'))
+    s.variant = 'check:figures'
+    return s
+
+
 def kconfig_mismatches(bad):
     return kconfig.format_mismatches(bad).replace('\n', ';')
 
@@ -405,6 +417,7 @@ GATE_RUNNERS = {
     'bisect': lambda ctx, choice: gate_bisect(ctx, choice.bisect or DEFAULT_BISECT),
     'matrix': lambda ctx, choice: gate_matrix(ctx, choice.matrix_path, choice.matrix_only),
     'zone-movable': lambda ctx, choice: gate_zone_movable(ctx),
+    'figures': lambda ctx, choice: gate_figures(ctx),
 }
 GATES = tuple(GATE_RUNNERS)
 

@@ -9,7 +9,8 @@ import os
 import subprocess
 import sys
 
-from . import bases, build, checks, paths, printer, qemu, results, variants, zoneaudit
+from . import (bases, build, checks, figures, paths, printer, qemu, results, variants,
+               zoneaudit)
 from . import console as console_mod
 
 
@@ -52,7 +53,7 @@ def _set_up_tree(base):
 
 
 def describe_tree(base, tree):
-    """'build/linux-6.12: Linux 6.12.117 + 27 patches (backports/6.12/)', or
+    """'build/linux: Linux 7.3-rc7 + 24 patches (patches/)', or
     that it is the bare base when the series has no commit yet."""
     proc = subprocess.run(['git', '-C', tree, 'rev-list', '--count', 'base..HEAD'],
                           capture_output=True, text=True)
@@ -194,6 +195,15 @@ def zone_movable_all(btable):
     reviewed list (harness/zoneaudit.py); bases without one are left out."""
     return _each_base(btable, 'zone-movable', lambda b: zoneaudit.audit(
         tree_of(b), os.path.join(paths.ROOT, b.series)))
+
+
+def figures_check(btable):
+    """The figures gate on the mainline series, whose results bench/ holds."""
+    b = bases.lookup(btable, 'mainline')
+    s = figures.summary(paths.ROOT, patches_of(b),
+                        os.path.join(paths.ROOT, b.series, 'cover-letter.txt'))
+    s.variant = 'figures'
+    return s
 
 
 def _write(resdir, summary, ktap_text):

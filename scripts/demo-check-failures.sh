@@ -7,17 +7,17 @@
 #               ZONE_MOVABLE_TOP (pgdat_free_space_enough(), issue 17's
 #               defect 7); on a base whose series folder has a
 #               zone-movable-uses list (mainline's: series/zone-movable-uses)
-# Each fault is a commit on top of the series of base $SERIES (default
+# Each fault is a commit on top of the series of base $BASE (default
 # mainline) in a scratch worktree, build/wt/<base>/demo-check; the base's
 # work tree and patch folder are left alone.
 #
-#   [SERIES=base] scripts/demo-check-failures.sh [checkpatch|bisect|sparse|zone-movable]...
+#   [BASE=base] scripts/demo-check-failures.sh [checkpatch|bisect|sparse|zone-movable]...
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 . "$top/scripts/demo-lib.sh"
 . "$top/scripts/base-lib.sh"
-load_base "${SERIES:-mainline}"
+load_base "${BASE:-mainline}"
 tree=$base_tree
 wt=$top/build/wt/$base_name/demo-check
 harness="$PYTHON -m harness"

@@ -13,7 +13,9 @@
 # BASE is a section of configs/bases.ini, which gives the tree (build/linux,
 # build/linux-<name>), the patch folder (patches/, backports/<name>/) and the
 # folder of the cover letter source: cover-letter.txt (subject on the first
-# line, then the body) and version (the series version, v1 is 1).
+# line, then the body, whose figures are {{figure.field}} placeholders that
+# export fills in from bench/results) and version (the series version, v1
+# is 1).
 #
 # export writes every patch as the exporter: user.name and user.email of
 # this repository's git config (refused when either is unset) become each
@@ -77,7 +79,7 @@ apply() {
 			return 0
 		fi
 		echo "series: warning: $tname (base..HEAD) differs from $pname;" >&2
-		echo "series: building the work tree as it is. 'make export SERIES=$base_name' saves it" >&2
+		echo "series: building the work tree as it is. 'make export BASE=$base_name' saves it" >&2
 		echo "series: to $pname, 'make tree-reset BASE=$base_name' rebuilds it from $pname" >&2
 		echo "series: (discarding local commits)." >&2
 		return 0
@@ -112,7 +114,7 @@ tree_cmd() {
 reset() {
 	need_tree
 	if ! in_sync; then
-		echo "series: $tname has commits not in $pname; run 'make export SERIES=$base_name' first or FORCE=1" >&2
+		echo "series: $tname has commits not in $pname; run 'make export BASE=$base_name' first or FORCE=1" >&2
 		[ "${FORCE:-}" = 1 ] || exit 1
 	fi
 	git -C "$tree" checkout -q -B series base
@@ -203,7 +205,11 @@ export_series() {
 	sign_off
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	git -C "$tree" config "branch.$branch.description" "$(cat "$cover_src")"
+	# The cover letter names its figures as {{figure.field}}: filled in
+	# from bench/results (bench/figures.ini; harness/figures.py).
+	cover=$(cd "$top" && "$PYTHON" -m harness figures --render "$cover_src") ||
+		die "could not fill in the figures of ${cover_src#"$top"/}"
+	git -C "$tree" config "branch.$branch.description" "$cover"
 	vflag=
 	[ "$version" -gt 1 ] && vflag="-v$version"
 	# --abbrev: index lines of one length, not one that grows with the
@@ -231,7 +237,7 @@ apply) apply ;;
 check)
 	need_tree
 	if in_sync; then echo "series: $tname and $pname agree ($base_name)"; else
-		echo "series: $tname (base..HEAD) and $pname differ: make export SERIES=$base_name" >&2; exit 1; fi ;;
+		echo "series: $tname (base..HEAD) and $pname differ: make export BASE=$base_name" >&2; exit 1; fi ;;
 export) export_series ;;
 reset) reset ;;
 *) die "unknown command $cmd (tree, apply, check, export, reset)" ;;
