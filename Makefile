@@ -164,7 +164,7 @@ fault-inject: deps
 	@scripts/install-deps.sh python3-matplotlib
 	@$(HARNESS) soak --faults $(if $(MINUTES),--minutes $(MINUTES),) $(if $(filter population,$(ONLY)),--population-only,)
 
-## make bench [B=name] [RUNS=n]  base and series side by side: bench/results/
+## make bench [B=name] [RUNS=n]  pristine and series side by side: bench/results/
 ##                     (JSON, plot; the report in build/results/bench-<name>/report.md;
 ##                     each benchmark names its base in bench/benchmarks.ini)
 bench: deps

@@ -25,7 +25,12 @@ One job per module, in the spirit of tools/testing/kunit:
   diagnostics  make check's parsers: warnings, diffs, C definitions
   zoneaudit    every use of ZONE_MOVABLE in a series' tree is a reviewed one
   gates        make check's gates (runners)
-  bench        make bench: the benchmark table, builds and runs
+  bench        make bench: the command (list, replot, report, failures, runs);
+               run_logs() for the commands built on it (soak, mm-selftests)
+  benchtable   make bench: the benchmark table (bench/benchmarks.ini), like =,
+               the kernels and their trees (pristine or series)
+  benchbuild   make bench: worktrees, kernels, initramfs, disk image, plugin
+  benchrun     make bench: boot the kernels interleaved, collect the figures
   benchstats   make bench: median and spread of the runs
   benchreport  make bench: Markdown, JSON and plot
   badinput     make bad-input: the rows of configs/bad-input.ini

@@ -6,7 +6,7 @@ import os
 import subprocess
 
 from . import benchstats, proc
-from .bench import BenchError, kernel_variant
+from .benchtable import BenchError, kernel_variant
 
 
 def series_description(tree):
@@ -196,7 +196,7 @@ def _workload_source(root, bench):
 def _left_out_figures(bench, runs):
     """What the runs left out of the medians measured before they went
     wrong: a failure can be the finding (an allocation failure warning on
-    the base kernel), so its figures stay in the report."""
+    the pristine kernel), so its figures stay in the report."""
     lines = []
     for k, rs in runs.items():
         for i, r in enumerate(rs):

@@ -107,7 +107,7 @@ def parser():
                    'failslab) into the allocating threads')
     p.add_argument('--population-only', action='store_true',
                    help='with --faults: only the boot where an area fails to activate')
-    p = sub.add_parser('bench', help='base and series side by side')
+    p = sub.add_parser('bench', help='pristine tree and series side by side')
     p.add_argument('benchmarks', nargs='*', help='benchmark names (default: all)')
     p.add_argument('--runs', type=_positive_int, help='boots per kernel')
     p.add_argument('--list', action='store_true', help='list the benchmarks')
@@ -320,11 +320,11 @@ def cmd_bad_input(args, btable, table):
 def _bench_summary(what, fn, *args):
     """The exit status of a pass/fail run built on make bench (soak,
     mm-selftests): @fn(*args) returns its Summary."""
-    from . import bench, build
+    from .benchtable import BenchError
     try:
         out = fn(*args)
         return _finish(out if isinstance(out, list) else [out])
-    except (bench.BenchError, build.BuildError, OSError, subprocess.CalledProcessError) as e:
+    except (BenchError, build.BuildError, OSError, subprocess.CalledProcessError) as e:
         print(f'harness: {what}: {e}', file=sys.stderr)
         return 1
 

@@ -9,7 +9,8 @@ import tempfile
 import unittest
 
 from harness.tests.util import LTS_BASE, MAINLINE_BASE, load_text
-from harness import bases, bench, benchreport, benchstats, console, paths
+from harness import (bases, benchbuild, benchreport, benchrun, benchstats, benchtable,
+                     console, paths)
 
 CONSOLE = """\
 [    0.000000] Linux version 6.12.117
@@ -134,7 +135,7 @@ class BenchFailureCountTest(unittest.TestCase):
             os.remove(os.path.join(d, 'bench', 'results', 'one.json'))
             out = benchreport.pooled_failures(d, ['old=one@HEAD:base'])
             self.assertIn('| `old` | 1 of 2 | - |', out)
-            with self.assertRaisesRegex(bench.BenchError, 'one@nosuchrev'):
+            with self.assertRaisesRegex(benchtable.BenchError, 'one@nosuchrev'):
                 benchreport.pooled_failures(d, ['old=one@nosuchrev:base'])
 
     def test_pooled_bad_input_says_what_is_wrong(self):
@@ -147,19 +148,19 @@ class BenchFailureCountTest(unittest.TestCase):
                                 (['a=one:base', 'a=one:series'], 'named twice'),
                                 (['a=one@--output=x:base'], 'is not a commit'),
                                 (['a=bad:base'], 'not a results file')):
-                with self.assertRaisesRegex(bench.BenchError, why):
+                with self.assertRaisesRegex(benchtable.BenchError, why):
                     benchreport.pooled_failures(d, groups)
 
 
 def repo_benchmarks():
     """The benchmarks of bench/benchmarks.ini, as `make bench` loads them."""
-    return bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'), None,
-                      bases.load(paths.BASES_INI))
+    return benchtable.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'), None,
+                           bases.load(paths.BASES_INI))
 
 
 class BenchLoadTest(unittest.TestCase):
     def load(self, text):
-        return load_text(bench.load, text)
+        return load_text(benchtable.load, text)
 
     def test_repo_benchmarks_load(self):
         table = repo_benchmarks()
@@ -178,7 +179,7 @@ class BenchLoadTest(unittest.TestCase):
         hugetlb_cma= and cma_pernuma= do not count as cma=."""
         table = repo_benchmarks()
         for b in table.values():
-            sets = {k.name: bool(re.search(r'(^|\s)cma=', bench.kernel_variant(b, k).cmdline))
+            sets = {k.name: bool(re.search(r'(^|\s)cma=', benchtable.kernel_variant(b, k).cmdline))
                     for k in b.kernels}
             if any(sets.values()):
                 for name, has in sets.items():
@@ -188,15 +189,17 @@ class BenchLoadTest(unittest.TestCase):
         guest = ('summary = s\nbase = mainline\narch = x86_64\nfragments = common\n'
                  'workload = faults 1 1\n')
         for text, msg in [
-            ('[b]\n' + guest + '[b:one]\ntree = base\n', 'at least two'),
-            ('[b]\n' + guest + '[b:a]\ntree = x\n[b:c]\n', 'tree must be'),
+            ('[b]\n' + guest + '[b:one]\ntree = pristine\n', 'at least two'),
+            ('[b]\n' + guest + '[b:a]\ntree = x\n[b:c]\n', 'tree must be pristine or series'),
+            ('[b]\n' + guest + '[b:a]\ntree = base\n[b:c]\n',
+             '[b:a]: tree = base is no longer accepted: write tree = pristine'),
             ('[b]\n' + guest.replace('workload = faults 1 1\n', '') +
              '[b:a]\n[b:c]\n', 'no workload'),
             ('[b]\n' + guest + 'runs = 0\n[b:a]\n[b:c]\n', 'at least 1'),
             ('[b]\n' + guest + 'like = c\n[b:a]\n[b:c]\n', 'not a benchmark'),
             ('[b]\n' + guest + 'like = d\n[b:a]\n[b:c]\n'
              '[d]\nlike = b\n', 'cycle'),
-            ('[b]\n' + guest + '[b:a]\ntree = base\n[b:c]\n'
+            ('[b]\n' + guest + '[b:a]\ntree = pristine\n[b:c]\n'
              '[e]\nlike = b\n[e:a]\n[e:d]\n', 'like = b has no kernel d'),
             ('[b]\n' + guest + 'profile = churn 1\n[b:a]\n[b:c]\n',
              'program faults'),
@@ -209,7 +212,7 @@ class BenchLoadTest(unittest.TestCase):
             ('[b]\n' + guest + 'disk = 0x64M\n[b:a]\n[b:c]\n', 'COUNTxSIZE'),
             ('[b]\n' + guest + 'disk = 1G\n[b:a]\n[b:c]\n', "not '1G'"),
         ]:
-            with self.subTest(msg=msg), self.assertRaises(bench.BenchError) as e:
+            with self.subTest(msg=msg), self.assertRaises(benchtable.BenchError) as e:
                 self.load(text)
             self.assertIn(msg, str(e.exception))
 
@@ -217,11 +220,11 @@ class BenchLoadTest(unittest.TestCase):
     def test_like_inherits_keys_and_kernels(self):
         text = ('[b]\nsummary = s\nbase = mainline\narch = x86_64\n'
                 'cmdline = cma=64M\nqemu_extra = -icount shift=0\n'
-                'workload = faults 64 2\n[b:base]\ntree = base\n'
+                'workload = faults 64 2\n[b:base]\ntree = pristine\n'
                 '[b:zone]\nfragments = zone-cma\n'
                 '[c]\nlike = b\nsummary = t\nworkload = faults 2 2\n'
                 'profile = faults 2 1\n'
-                '[d]\nlike = c\ncmdline = cma=256M\n[d:x]\ntree = base\n'
+                '[d]\nlike = c\ncmdline = cma=256M\n[d:x]\ntree = pristine\n'
                 '[d:y]\ntree = series\n[d:zone]\n')
         table = self.load(text)
         c, d = table['c'], table['d']
@@ -239,6 +242,33 @@ class BenchLoadTest(unittest.TestCase):
         self.assertEqual([k.name for k in table['b'].kernels], ['base', 'zone'])
 
 
+class BenchBuildNamesTest(unittest.TestCase):
+    """The pristine tree builds where it did when `tree = base` named it:
+    its build directories and worktrees keep that name, so its builds are
+    reused and new results name the same build/out/ directories as old."""
+
+    def test_pristine_keeps_the_names_of_base(self):
+        from unittest import mock
+        b = load_text(lambda p: benchtable.load(p, None, bases.parse(MAINLINE_BASE)),
+                      '[b]\nsummary = s\nbase = mainline\narch = x86_64\nfragments = bench\n'
+                      'workload = faults 1 1\n[b:p]\ntree = pristine\n[b:a]\n'
+                      'tree = pristine\npatches = harness/faults/cma-no-mutex-7.3.patch\n')['b']
+        worktrees = []
+        with mock.patch.object(benchbuild.proc, 'worktree',
+                               lambda src, path, commit, reset: worktrees.append(
+                                   (path, commit)) or path), \
+                mock.patch.object(benchbuild.subprocess, 'call', lambda argv: 0):
+            for k in b.kernels:
+                benchbuild.kernel_tree('/r', k, 'mainline', '/snapshot')
+        # The names the same kernels had with tree = base.
+        self.assertEqual([benchbuild.build_key(benchtable.kernel_variant(b, k), k)
+                          for k in b.kernels],
+                         ['bench-mainline-base-x86_64-e64d5840',
+                          'bench-mainline-base-x86_64-8d87eaac'])
+        self.assertEqual(worktrees, [('/r/build/wt/mainline/bench-base', 'base'),
+                                     ('/r/build/wt/mainline/bench-base-0bfddb3c', 'base')])
+
+
 def _other_base():
     """A base other than mainline (util's lts: the report must not assume
     mainline) and a work tree that does not exist (no git needed)."""
@@ -251,12 +281,12 @@ class BenchDiskTest(unittest.TestCase):
 
     def test_image_holds_the_files_and_is_made_once(self):
         from unittest import mock
-        b = load_text(bench.load, '[b]\nsummary = s\nbase = mainline\narch = x86_64\n'
-                      'workload = pagecache 1 4 1 1\ndisk = 3x2M\n'
+        b = load_text(benchtable.load, '[b]\nsummary = s\nbase = mainline\n'
+                      'arch = x86_64\nworkload = pagecache 1 4 1 1\ndisk = 3x2M\n'
                       '[b:a]\n[b:c]\n')['b']
         with tempfile.TemporaryDirectory() as d, \
-                mock.patch.object(bench.printer, 'step', lambda msg: None):
-            img = bench.disk_image(d, b)
+                mock.patch.object(benchbuild.printer, 'step', lambda msg: None):
+            img = benchbuild.disk_image(d, b)
             self.assertEqual(os.listdir(os.path.dirname(img)), [os.path.basename(img)])
             listing = subprocess.run(['debugfs', '-R', 'ls -l /', img],
                                      capture_output=True, text=True).stdout
@@ -268,12 +298,12 @@ class BenchDiskTest(unittest.TestCase):
             sectors = int(re.search(r'Blockcount: (\d+)', stat).group(1))
             self.assertGreaterEqual(sectors * 512, 2 * 2 ** 20)
             made = os.stat(img).st_mtime_ns
-            self.assertEqual(bench.disk_image(d, b), img)
+            self.assertEqual(benchbuild.disk_image(d, b), img)
             self.assertEqual(os.stat(img).st_mtime_ns, made)
             with mock.patch.dict(os.environ, {'PATH': d}), \
-                    self.assertRaisesRegex(bench.BenchError, 'needs e2fsprogs'):
-                bench.disk_image(os.path.join(d, 'other'), b)
-            self.assertEqual(bench.disk_args(img),
+                    self.assertRaisesRegex(benchtable.BenchError, 'needs e2fsprogs'):
+                benchbuild.disk_image(os.path.join(d, 'other'), b)
+            self.assertEqual(benchrun.disk_args(img),
                              ['-drive', f'file={img},if=none,id=disk0,format=raw,readonly=on',
                               '-device', 'virtio-blk-pci,drive=disk0,indirect_desc=off'])
 
@@ -287,7 +317,7 @@ class BenchReportTest(unittest.TestCase):
         return runs
 
     def test_threads_report_and_plot(self):
-        table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
+        table = benchtable.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
         b = table['cma-concurrency']
         self.assertEqual(benchstats.thread_counts(b), [1, 2, 4, 8, 16, 32])
         vals = {}
@@ -306,7 +336,7 @@ class BenchReportTest(unittest.TestCase):
                 self.assertTrue(os.path.getsize(os.path.join(d, 'p.png')) > 0)
 
     def test_metrics_report_ratio_and_left_out_runs(self):
-        table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
+        table = benchtable.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
         b = table['overhead-icount']
         runs = self.fake_runs(b, {'base': [{'faults_per_s': 100, 'boot_s': 1}] * 3,
                                   'series-off': [{'faults_per_s': 99, 'boot_s': 1}] * 3,
@@ -329,17 +359,17 @@ class BenchExclusiveTest(unittest.TestCase):
 
     def test_second_run_is_refused_then_allowed(self):
         with tempfile.TemporaryDirectory() as root:
-            with bench.exclusive(root):
-                with self.assertRaisesRegex(bench.BenchError, 'another benchmark run'):
-                    with bench.exclusive(root):
+            with benchbuild.exclusive(root):
+                with self.assertRaisesRegex(benchtable.BenchError, 'another benchmark run'):
+                    with benchbuild.exclusive(root):
                         pass
-            with bench.exclusive(root):
+            with benchbuild.exclusive(root):
                 pass
 
 
 @contextlib.contextmanager
 def _mocked_bench_run():
-    """A temporary root in which bench.run builds nothing and every boot
+    """A temporary root in which benchrun.run builds nothing and every boot
     gives data/console-bench-cma-concurrency.log (the series kernel of a
     real cma-concurrency run on 7.3-rc7); prepare() writes the run's
     build.log with an old time, as a build that ended before the boots."""
@@ -355,27 +385,27 @@ def _mocked_bench_run():
         with open(log, 'w') as f:
             f.write('built\n')
         os.utime(log, (1, 1))
-        return {k.name: (bench.kernel_variant(bench_obj, k), k, 'Image', 'initrd', 'out')
+        return {k.name: (benchtable.kernel_variant(bench_obj, k), k, 'Image', 'initrd', 'out')
                 for k in bench_obj.kernels}
 
     with tempfile.TemporaryDirectory() as d, \
-            mock.patch.object(bench, 'series_snapshot', lambda r, b, s: s), \
-            mock.patch.object(bench, 'prepare', fake_prepare), \
-            mock.patch.object(bench.qemu, 'boot', fake_boot), \
-            mock.patch.object(bench.printer, 'step', lambda msg: None), \
+            mock.patch.object(benchrun, 'series_snapshot', lambda r, b, s: s), \
+            mock.patch.object(benchrun, 'prepare', fake_prepare), \
+            mock.patch.object(benchrun.qemu, 'boot', fake_boot), \
+            mock.patch.object(benchrun.printer, 'step', lambda msg: None), \
             mock.patch.object(benchreport, 'plot', lambda *a: 'no plot in tests'):
         yield d
 
 
 class BenchRunTest(unittest.TestCase):
-    """bench.run end to end, the builds and the boots mocked."""
+    """benchrun.run end to end, the builds and the boots mocked."""
 
     def test_run_writes_the_report(self):
-        table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
+        table = benchtable.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
         b = table['cma-concurrency']
         with _mocked_bench_run() as d:
-            text, failed = bench.run(d, b, os.path.join(d, 'results'),
-                                     *_other_base())
+            text, failed = benchrun.run(d, b, os.path.join(d, 'results'),
+                                        *_other_base())
             self.assertEqual(failed, 0)
             self.assertIn('| 16 | `series` | 5,111 (5,111-5,111) | 1.00 | 0 | 0.000 |', text)
             self.assertTrue(os.path.exists(os.path.join(d, 'results', 'cma-concurrency.json')))
@@ -394,15 +424,15 @@ class BenchReportOnlyTest(unittest.TestCase):
 
     def test_rewrites_from_logs_and_refuses_stale_ones(self):
         from unittest import mock
-        table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
+        table = benchtable.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
         b = table['cma-concurrency']
         base = _other_base()[0]
         with _mocked_bench_run() as d:
             results = os.path.join(d, 'results')
-            text, _ = bench.run(d, b, results, *_other_base())
+            text, _ = benchrun.run(d, b, results, *_other_base())
             with mock.patch.object(benchreport, 'series_description',
                                    lambda tree: 'not asked again'):
-                again = bench.report_only(d, b, results, base)
+                again = benchrun.report_only(d, b, results, base)
             # The table and the series line are the run's; the QEMU lines
             # differ only because the fake prepare() names no real image.
             cut = '## How it was run'
@@ -416,25 +446,26 @@ class BenchReportOnlyTest(unittest.TestCase):
             self.assertTrue(walls and None not in walls, walls)
             # A run booted with RUNS=n is rewritten with n, not the ini's count.
             fewer = dataclasses.replace(b, runs=b.runs - 1)
-            with self.assertRaisesRegex(bench.BenchError, f'booted each kernel {b.runs} '
+            with self.assertRaisesRegex(benchtable.BenchError, f'booted each kernel {b.runs} '
                                         f'times, not {b.runs - 1}: .*RUNS={b.runs}'):
-                bench.report_only(d, fewer, results, base)
+                benchrun.report_only(d, fewer, results, base)
             logdir = os.path.join(d, 'build', 'results', 'bench-' + b.name)
             os.utime(os.path.join(logdir, 'build.log'), None)
-            with self.assertRaisesRegex(bench.BenchError, 'run1.log is older than the last run'):
-                bench.report_only(d, b, results, base)
+            with self.assertRaisesRegex(benchtable.BenchError,
+                                        'run1.log is older than the last run'):
+                benchrun.report_only(d, b, results, base)
             os.utime(os.path.join(logdir, 'build.log'), (1, 1))
             os.unlink(os.path.join(logdir, 'series-run1.log'))
-            with self.assertRaisesRegex(bench.BenchError, 'no console log .*series-run1.log'):
-                bench.report_only(d, b, results, base)
-        with self.assertRaisesRegex(bench.BenchError, 'instruction profile'):
-            bench.report_only(paths.ROOT, table['overhead-icount-512m'],
+            with self.assertRaisesRegex(benchtable.BenchError, 'no console log .*series-run1.log'):
+                benchrun.report_only(d, b, results, base)
+        with self.assertRaisesRegex(benchtable.BenchError, 'instruction profile'):
+            benchrun.report_only(paths.ROOT, table['overhead-icount-512m'],
                               paths.BENCH_RESULTS, base)
 
 
 class BenchPathsTest(unittest.TestCase):
     def test_results_name_no_absolute_repository_path(self):
-        table = bench.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
+        table = benchtable.load(os.path.join(paths.ROOT, 'bench', 'benchmarks.ini'))
         b = table['overhead-icount']
         runs = {k.name: [{'metrics': {'faults_per_s': 1, 'boot_s': 1}, 'samples': [],
                           'problems': [], 'wall_s': 1.0}] for k in b.kernels}

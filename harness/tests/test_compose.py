@@ -13,7 +13,7 @@ import re
 import tempfile
 import unittest
 
-from harness import arches, bases, bench, gates, kconfig, matrix, paths, variants
+from harness import arches, bases, benchtable, gates, kconfig, matrix, paths, variants
 from harness.tests.util import write_bases
 
 GOLDEN = os.path.join(os.path.dirname(__file__), 'data', 'fragments.json')
@@ -25,9 +25,9 @@ def _composed(btable=None, variants_ini=None):
     btable = btable or bases.load(paths.BASES_INI)
     for v in variants.load(variants_ini or paths.VARIANTS_INI, btable).values():
         yield f'variant {v.name} {v.base}', v.arch.name, list(v.fragments)
-    for b in bench.load(paths.BENCH_INI, None, btable).values():
+    for b in benchtable.load(paths.BENCH_INI, None, btable).values():
         for k in b.kernels:
-            v = bench.kernel_variant(b, k)
+            v = benchtable.kernel_variant(b, k)
             yield f'bench {b.name}:{k.name} {v.base}', v.arch.name, list(v.fragments)
     for name, base in btable.items():
         for e in matrix.load(paths.MATRIX_INI, list(btable)):
