@@ -6,7 +6,7 @@ import os
 import shutil
 import subprocess
 
-from . import acpi, kconfig, proc
+from . import acpi, kconfig, paths, proc
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GUEST = os.path.join(HERE, 'guest')
@@ -162,33 +162,53 @@ def select_tests(entries, selection):
 
 def busybox(variant, cache_dir):
     """Path of a static busybox binary for the variant's arch."""
+    return static_program(variant, cache_dir, 'busybox-static', 'bin/busybox')
+
+
+def bash(variant, cache_dir):
+    """Path of a static bash (Debian's bash-static) for the variant's arch."""
+    return static_program(variant, cache_dir, 'bash-static', 'bin/bash-static')
+
+
+def static_program(variant, cache_dir, package, path):
+    """Path of the static program @path, as Debian's @package installs it,
+    for the variant's arch: the host's own when the arch is the host's and
+    make deps installed it, else unpacked from the package, downloaded
+    (apt-get download, not installed) into @cache_dir once."""
     deb_arch = variant.arch.busybox_deb_arch
     host_arch = subprocess.run(['dpkg', '--print-architecture'],
                                capture_output=True, text=True).stdout.strip()
-    if deb_arch == host_arch and os.path.exists('/bin/busybox'):
-        return '/bin/busybox'
-    dest = os.path.join(cache_dir, f'busybox-{deb_arch}')
+    if deb_arch == host_arch and os.path.exists('/' + path):
+        return '/' + path
+    dest = os.path.join(cache_dir, f'{os.path.basename(path)}-{deb_arch}')
     if os.path.exists(dest):
         return dest
     os.makedirs(cache_dir, exist_ok=True)
-    for old in glob.glob(os.path.join(cache_dir, f'busybox-static_*_{deb_arch}.deb')):
+    for old in glob.glob(os.path.join(cache_dir, f'{package}_*_{deb_arch}.deb')):
         os.unlink(old)
     os.chmod(cache_dir, 0o755)
-    dl = subprocess.run(['apt-get', 'download', f'busybox-static:{deb_arch}'],
+    dl = subprocess.run(['apt-get', 'download', f'{package}:{deb_arch}'],
                         cwd=cache_dir, capture_output=True, text=True)
     rc = dl.returncode
-    debs = glob.glob(os.path.join(cache_dir, f'busybox-static_*_{deb_arch}.deb'))
+    debs = glob.glob(os.path.join(cache_dir, f'{package}_*_{deb_arch}.deb'))
     if rc or not debs:
-        raise BuildError(f'cannot download busybox-static:{deb_arch} '
+        raise BuildError(f'cannot download {package}:{deb_arch} '
                          f'({dl.stderr.strip()}); run '
                          f'`dpkg --add-architecture {deb_arch} && apt-get update` '
                          f'(make deps does this)')
-    unpack = os.path.join(cache_dir, f'busybox-{deb_arch}.d')
+    unpack = os.path.join(cache_dir, f'{os.path.basename(path)}-{deb_arch}.d')
     shutil.rmtree(unpack, ignore_errors=True)
     subprocess.check_call(['dpkg-deb', '-x', debs[0], unpack])
-    shutil.copy(os.path.join(unpack, 'bin', 'busybox'), dest)
+    shutil.copy(os.path.join(unpack, path), dest)
     shutil.rmtree(unpack)
     return dest
+
+
+def needs_bash(path):
+    """Whether the file @path is a bash script (#!/bin/bash, #!/usr/bin/env bash)."""
+    with open(path, 'rb') as f:
+        first = f.read(128).split(b'\n')[0]
+    return first.startswith(b'#!') and b'bash' in first.split(b'/')[-1]
 
 
 def initramfs(variant, selftests_dir, busybox_path, dest, extra_files=()):
@@ -198,6 +218,8 @@ def initramfs(variant, selftests_dir, busybox_path, dest, extra_files=()):
     all executable in the guest whatever their mode on the host (a
     workload script checked in without its x bit ran as "Permission
     denied", exit 126).
+    When one of them is a bash script (make mm-selftests' run_vmtests.sh),
+    a static bash goes in as /bin/bash.
     A variant with an acpi_srat gets its SRAT in an uncompressed cpio in
     front, where the kernel looks for upgraded ACPI tables.
     """
@@ -211,6 +233,10 @@ def initramfs(variant, selftests_dir, busybox_path, dest, extra_files=()):
     shutil.copy(os.path.join(GUEST, 'init'), os.path.join(root, 'init'))
     shutil.copy(os.path.join(GUEST, 'timeout'),
                 os.path.join(root, 'usr', 'bin', 'timeout'))
+    if any(needs_bash(host) for host, _ in extra_files):
+        shutil.copy(bash(variant, paths.CACHE),
+                    os.path.join(root, 'bin', 'bash'))
+        os.chmod(os.path.join(root, 'bin', 'bash'), 0o755)
     for p in ('init', 'usr/bin/timeout', 'bin/busybox'):
         os.chmod(os.path.join(root, p), 0o755)
     if selftests_dir:

@@ -8,10 +8,11 @@
 # gcc-arm-linux-gnueabihf builds the 32-bit arm kernel of the matrix.
 # rsync: 7.3's kselftest install (tools/testing/selftests/lib.mk) copies
 # with it. e2fsprogs: mke2fs makes the ext2 disk of benchmarks with a `disk`.
+# bash-static: the guest's bash, for make mm-selftests' run_vmtests.sh.
 set -eu
 
 PKGS="make gcc bc flex bison libelf-dev libssl-dev cpio gzip xz-utils rsync e2fsprogs
-python3 python3-ply python3-git git ccache perl dwarves busybox-static
+python3 python3-ply python3-git git ccache perl dwarves busybox-static bash-static
 qemu-system-x86 qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 gcc-arm-linux-gnueabihf
 gcc-12-multilib libc6-dev-i386
