@@ -37,6 +37,18 @@ def unit_tests(root):
             super().addSkip(test, reason)
             cases.append(ktap.Case(test.id(), ktap.SKIP, reason))
 
+        def addSubTest(self, test, subtest, err):
+            # A failing subtest is the test's failure: addSuccess is not
+            # called for a test with one, so it must be counted here.
+            super().addSubTest(test, subtest, err)
+            if err is not None:
+                cases.append(ktap.Case(subtest.id(), ktap.FAIL,
+                                       self._exc_info_to_string(err, test).splitlines()[-1]))
+
+        def addUnexpectedSuccess(self, test):
+            super().addUnexpectedSuccess(test)
+            cases.append(ktap.Case(test.id(), ktap.FAIL, 'expected to fail, passed'))
+
     stream = io.StringIO()
     unittest.TextTestRunner(stream=stream, resultclass=Collect,
                             verbosity=0).run(suite)

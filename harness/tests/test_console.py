@@ -87,9 +87,6 @@ class AnalyseTest(unittest.TestCase):
         self.assertIn('never started', s.problems[0])
 
 
-if __name__ == '__main__':
-    unittest.main()
-
 
 class RealDebugLogTest(unittest.TestCase):
     """A real x86_64-debug boot (make demo-failures DEMOS=kasan): the
@@ -120,3 +117,7 @@ class KcompactdCmaSumsTest(unittest.TestCase):
         self.assertEqual(m['kcompactd_cma_unasked'], 1)
         self.assertEqual(m['kcompactd_cma_unasked_scanned'], 49553)
         self.assertEqual(m['kcompactd_scanned'], 192081)
+
+
+if __name__ == '__main__':
+    unittest.main()
