@@ -18,6 +18,9 @@ command that reproduces it:
   matrix      the Kconfig combinations of configs/matrix.ini build
   zone-movable  every use of ZONE_MOVABLE in the tree is one the base's
               series folder lists as reviewed (harness/zoneaudit.py)
+  kconfig     a .config made on the pristine base keeps every value through
+              olddefconfig on the series; the default pageblock limit
+              follows a change of page size
   figures     every figure README.md, the cover letter and the commit
               messages quote comes from bench/results (harness/figures.py)
 
@@ -387,6 +390,87 @@ def gate_zone_movable(ctx):
     return s
 
 
+# Configurations made on the pristine base that the series must keep as
+# they are (gate `kconfig`): (arch, fragments after the arch's own,
+# settings). Those that set CONFIG_PAGE_BLOCK_MAX_ORDER are the ones
+# distributions and Android carry for 16K and 64K pages.
+KCONFIG_KEEPS = (
+    ('arm64', ('arm64-16k', 'hugepages'), ('CONFIG_PAGE_BLOCK_MAX_ORDER=7',)),
+    ('arm64', ('arm64-64k',), ('CONFIG_PAGE_BLOCK_MAX_ORDER=5',)),
+    ('x86_64', ('hugepages', 'hotplug', 'numa-x86_64'), ('CONFIG_PAGE_BLOCK_MAX_ORDER=5',)),
+    ('x86_64', ('hugepages', 'hotplug', 'numa-x86_64'), ()),
+)
+# A page size switch that a configuration with the default pageblock limit
+# must follow: (arch, settings before, settings after).
+KCONFIG_FOLLOWS = ('arm64', (), ('CONFIG_ARM64_4K_PAGES=n', 'CONFIG_ARM64_16K_PAGES=y'))
+
+
+def _olddefconfig(ctx, tree, arch, out, config_text, log):
+    """@config_text as .config in @out, then olddefconfig in @tree: the
+    resulting symbols, and the reproduce line."""
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, '.config'), 'w') as f:
+        f.write(config_text)
+    argv = _make(tree, arch, out) + ['olddefconfig']
+    if proc.run(argv, log, append=True).returncode:
+        raise GateError(f'olddefconfig in {ctx.rel(tree)} failed; see {ctx.rel(log)}')
+    with open(os.path.join(out, '.config')) as f:
+        return kconfig.parse(f.read()), proc.shell_line(argv, ctx.root)
+
+
+def _settings_text(settings):
+    return ''.join(f'# {s.split("=")[0]} is not set\n' if s.endswith('=n') else s + '\n'
+                   for s in settings)
+
+
+def gate_kconfig(ctx):
+    """An existing .config keeps every value through the series (made on
+    the pristine base, olddefconfig on the series); and a configuration
+    with the default pageblock limit follows a change of page size."""
+    cases = []
+    pristine = _base_worktree(ctx)
+    log = os.path.join(ctx.log_dir, 'kconfig.log')
+    for n, (arch, own, settings) in enumerate(KCONFIG_KEEPS):
+        name = f'{arch} {" ".join(own)} {" ".join(settings)}'.strip()
+        fragments = arches.compose(arches.ARCHES[arch], own)
+        out = os.path.join(ctx.out, f'check-kconfig-{n}')
+        try:
+            _, cmd = _configure(ctx, pristine, arch, out + '-pristine', fragments, settings,
+                                log=log)
+            with open(os.path.join(out + '-pristine', '.config')) as f:
+                text = f.read()
+            before = kconfig.parse(text)
+            after, cmd2 = _olddefconfig(ctx, ctx.tree, arch, out, text, log)
+        except (GateError, build.BuildError) as e:
+            cases.append(_case(f'kconfig: {name}: kept by the series', False, str(e), ''))
+            continue
+        changed = [f'{k}={v} became {after.get(k, "gone")}' for k, v in sorted(before.items())
+                   if after.get(k, 'n') != v]
+        cases.append(_case(f'kconfig: {name}: kept by the series', not changed,
+                           '; '.join(changed[:5]), f'{cmd} && cp .config to {ctx.rel(out)} '
+                           f'&& {cmd2}'))
+    arch, first, switch = KCONFIG_FOLLOWS
+    out = os.path.join(ctx.out, 'check-kconfig-follows')
+    name = f'kconfig: {arch} default pageblock limit follows {" ".join(switch)}'
+    try:
+        _, cmd = _configure(ctx, ctx.tree, arch, out, arches.compose(arches.ARCHES[arch]),
+                            first, log=log)
+        with open(os.path.join(out, '.config')) as f:
+            text = f.read()
+        after, cmd2 = _olddefconfig(ctx, ctx.tree, arch, out,
+                                    text + _settings_text(switch), log)
+    except (GateError, build.BuildError) as e:
+        cases.append(_case(name, False, str(e), ''))
+    else:
+        limit = after.get('CONFIG_PAGE_BLOCK_MAX_ORDER')
+        top = after.get('CONFIG_ARCH_FORCE_MAX_ORDER')
+        cases.append(_case(name, limit in ('0', top),
+                           f'CONFIG_PAGE_BLOCK_MAX_ORDER={limit} with '
+                           f'CONFIG_ARCH_FORCE_MAX_ORDER={top}',
+                           f'{cmd} && append {" ".join(switch)} && {cmd2}'))
+    return results.Summary('check:kconfig', cases, [])
+
+
 def gate_figures(ctx):
     """Every figure README.md, the cover letter and the commit messages
     quote agrees with bench/results (harness/figures.py)."""
@@ -418,6 +502,7 @@ GATE_RUNNERS = {
     'matrix': lambda ctx, choice: gate_matrix(ctx, choice.matrix_path, choice.matrix_only),
     'zone-movable': lambda ctx, choice: gate_zone_movable(ctx),
     'figures': lambda ctx, choice: gate_figures(ctx),
+    'kconfig': lambda ctx, choice: gate_kconfig(ctx),
 }
 GATES = tuple(GATE_RUNNERS)
 
