@@ -24,7 +24,7 @@ import re
 import shlex
 import subprocess
 
-from . import build, console, ini, ktap, paths, pipeline, printer, qemu, results, variants
+from . import boot, build, console, ini, ktap, paths, pipeline, printer, qemu, results, variants
 
 # The tables: make target (and results directory) -> rows.
 TABLES = {'bad-input': os.path.join(paths.CONFIGS, 'bad-input.ini'),
@@ -119,8 +119,10 @@ _AREAS = re.compile(r'^HARNESS: cma areas:(.*)$', re.M)
 
 
 def judge_boot(row, text, summary):
-    """Why boot @row failed, from its console @text and the Summary the
-    usual judgement gave it; [] when it did what the row says."""
+    """Why boot @row failed, from its console @text and the Summary of its
+    kselftests and of the judgement every boot gets (console.judge(): a
+    splat, a timeout, a boot that did not reach or finish the tests); []
+    when it did what the row says."""
     why = list(summary.problems)
     why += [f'{c.name}: {c.status}' + (f' ({c.reason})' if c.reason else '')
             for c in summary.cases if c.status in (ktap.FAIL, ktap.TIMEOUT)]
@@ -162,13 +164,10 @@ def run_boot(row, table, btable, built, resdir):
         expected = build.select_tests(entries, row.tests)
     except build.BuildError as e:
         return [str(e)]
-    argv = qemu.command(v, image, initrd)
-    log = os.path.join(resdir, _file(row.name) + '.console.log')
-    rc, _ = qemu.boot(argv, log, v.boot_timeout)
-    with open(log, errors='replace') as f:
-        text = f.read()
-    summary, _ = console.analyse(row.name, text, expected, rc, v.boot_timeout)
-    return judge_boot(row, text, summary)
+    b = boot.run(v, qemu.command(v, image, initrd),
+                 os.path.join(resdir, _file(row.name) + '.console.log'))
+    summary, _ = console.summarise(row.name, b.text, b.judgement, expected)
+    return judge_boot(row, b.text, summary)
 
 
 def run_command(row, resdir):

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from . import benchreport, console, paths, printer, qemu
+from . import benchreport, boot, console, paths, printer, qemu
 from .benchbuild import (build_key, build_plugin, disk_image, disk_image_path, exclusive,
                          prepare, series_snapshot)
 from .benchtable import PROFILE_UNIT, BenchError, kernel_variant
@@ -50,8 +50,7 @@ def _run(root, bench, results_dir, base, series):
                          f'run {r + 1}/{bench.runs}: booting and running '
                          f'{" ".join(bench.workload)}')
             t0 = time.monotonic()
-            rc, _ = qemu.boot(argv, console_log, v.boot_timeout)
-            res = boot_figures(console_log, v.boot_timeout if rc is None else None)
+            res = boot_figures(boot.run(v, argv, console_log))
             res['wall_s'] = time.monotonic() - t0
             problems = res['problems']
             runs[k.name].append(res)
@@ -65,21 +64,13 @@ def _run(root, bench, results_dir, base, series):
     return markdown, failed
 
 
-def boot_figures(console_log, killed_after=None):
-    """console.bench_figures() of one boot's @console_log, with 'problems':
-    why the run is left out of the medians (@killed_after: the boot timeout
-    when QEMU had to be killed), [] when it counts."""
-    with open(console_log, errors='replace') as f:
-        res = console.bench_figures(f.read())
-    problems = []
-    if killed_after is not None:
-        problems.append(f'killed after {killed_after} s')
-    if '_finished' not in res['metrics']:
-        problems.append('workload did not finish')
-    if res['metrics'].get('exit_status', 0):
-        problems.append(f'workload exited {res["metrics"]["exit_status"]:.0f}')
-    problems += [f'kernel splat: {line}' for _, line in res['splats']]
-    res['problems'] = problems
+def boot_figures(b):
+    """console.bench_figures() of one boot.Boot @b, with 'problems': why
+    the run is left out of the medians (its judgement: a splat, a failed
+    kernel allocation, a timeout, a workload that did not finish or
+    exited non-zero), [] when it counts."""
+    res = console.bench_figures(b.text)
+    res['problems'] = b.problems
     return res
 
 
@@ -159,7 +150,7 @@ def report_only(root, bench, results_dir, base):
             if os.path.getmtime(path) < started:
                 raise BenchError(f'{bench.name}: {rel} is older than the last run '
                                  f'(its build.log), so that run did not write it: {again}')
-            res = boot_figures(path)
+            res = boot_figures(boot.read(v, path, 'bench'))
             res['wall_s'] = _earlier_wall_s(earlier, k.name, r)
             runs[k.name].append(res)
     return write_report(root, bench, runs, cmdlines, base, series, results_dir)
@@ -219,9 +210,7 @@ def profile_section(root, bench, kernels, logdir, plugin):
         printer.step(f'{bench.name}: kernel {k.name}, profile run: booting '
                      f'and running {" ".join(bench.profile)}')
         argv = qemu.command(v, image, initrd, mode='bench', extra_cmdline=extra) + drive
-        rc, _ = qemu.boot(argv + profile_args(plugin, console_log), console_log,
-                          v.boot_timeout)
-        if rc is None:
+        if boot.run(v, argv + profile_args(plugin, console_log), console_log).rc is None:
             raise BenchError(f'{k.name}: the profile run was killed after '
                              f'{v.boot_timeout} s')
         system_map = os.path.join(odir, 'System.map')

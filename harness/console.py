@@ -1,10 +1,12 @@
 """A guest's console: which lines are the kernel's, what the guest printed
-between the harness's markers (KTAP, benchmark figures), and the judgement
-of one test boot.
+between the harness's markers (KTAP, benchmark figures), the judgement
+of one boot, the same for every command that boots a kernel (judge()),
+and the results of a test boot (summarise()).
 
 Kernel lines start with a printk timestamp; they count as kernel lines
 even between markers (a panic reaches the console while printk is quiet).
 """
+import dataclasses
 import re
 
 from . import results, splat
@@ -40,34 +42,93 @@ def split(text, begin, end):
     return inside, kernel, started, finished
 
 
-def split_console(text):
-    """(ktap text, kernel lines, started, finished) of a test boot."""
-    ktap, kernel, started, finished = split(text, KTAP_BEGIN, KTAP_END)
-    return '\n'.join(ktap) + '\n', kernel, started, finished
-
-
 KMEMLEAK_SCANNED = 'HARNESS: kmemleak scanned'
+# What the guest runs between its markers, by its harness.mode
+# (harness/guest/init): the markers, what it starts, what finishes.
+SECTIONS = {'run': (KTAP_BEGIN, KTAP_END, 'the tests', 'the test run'),
+            'bench': (BENCH_BEGIN, BENCH_END, 'the workload', 'the workload')}
 
 
-def analyse(variant_name, console_text, expected, rc, wall_limit, kmemleak=False):
-    """(Summary, ktap text) of one test boot from its console text.
-    @kmemleak: the kernel has kmemleak, so the guest must have scanned
+@dataclasses.dataclass(frozen=True)
+class Judgement:
+    """What a boot's console says of the boot itself, whatever it ran."""
+    problem: object     # why it failed as a boot (str), or None
+    splats: tuple       # (kind, first line) of each kernel splat
+
+    @property
+    def problems(self):
+        """Every reason the boot fails: its problem, then its splats."""
+        return ([self.problem] if self.problem else []) + \
+            [f'kernel splat: {line}' for _, line in self.splats]
+
+
+def judge(text, rc=0, wall_limit=None, mode='run', kmemleak=False, log=None):
+    """The Judgement of one boot from its console @text: the one judgement
+    of make run and make test, make bench (and soak, fault-inject,
+    mm-selftests) and the boot rows of make bad-input and make layouts.
+
+    @rc: QEMU's exit status, None when it was killed at the @wall_limit s
+    limit (0 for a log read again, whose status is not kept). @mode: the
+    guest's harness.mode, 'run' (kselftests, KTAP) or 'bench' (a workload).
+    @kmemleak: the kernel has kmemleak, so a 'run' guest must have scanned
     after the tests (harness/guest/init); a run without that scan proves
-    nothing about leaks and fails."""
-    ktap_text, kernel_lines, started, finished = split_console(console_text)
+    nothing about leaks. @log: the console log's name, for the reader.
+
+    The boot fails, for the first of these that holds: killed at the
+    wall-clock limit (hang?); never started what it runs (no begin
+    marker); did not finish it (no end marker: crashed or rebooted); QEMU
+    exited non-zero; no kmemleak scan ('run'), or the workload exited
+    non-zero ('bench'). And for every kernel splat among the kernel lines
+    (harness/splat.py: BUG, WARNING, KASAN, a failed kernel allocation, an
+    OOM kill, ...), whatever the tests or the workload said."""
+    begin, end, what, run = SECTIONS[mode]
+    inside, kernel_lines, started, finished = split(text, begin, end)
     problem = None
     if rc is None:
         problem = f'boot killed by the {wall_limit} s wall-clock limit (hang?)'
     elif not started:
-        problem = 'the guest never started the tests (see console.log)'
+        problem = f'the guest never started {what} (see {log or "the console log"})'
     elif not finished:
-        problem = 'the test run did not finish (guest crashed or rebooted)'
+        problem = f'{run} did not finish (guest crashed or rebooted)'
     elif rc:
         problem = f'QEMU exited with {rc}'
-    elif kmemleak and KMEMLEAK_SCANNED not in console_text:
+    elif mode == 'run' and kmemleak and KMEMLEAK_SCANNED not in text:
         problem = 'kmemleak did not scan after the tests (is it enabled?)'
-    return results.summarise(variant_name, ktap_text, expected,
-                             splat.find(kernel_lines), problem), ktap_text
+    elif mode == 'bench':
+        status = _exit_status(inside)
+        if status:
+            problem = f'the workload exited {status:.0f}'
+    return Judgement(problem, tuple(splat.find(kernel_lines)))
+
+
+def _exit_status(inside):
+    """The workload's exit status that harness/guest/bench printed (the
+    last, as bench_figures() reads it), 0 when none."""
+    status = 0
+    for line in inside:
+        m = _BENCH.match(line.rstrip('\r'))
+        if m and m.group(1) == 'exit_status':
+            try:
+                status = float(m.group(2))
+            except ValueError:
+                pass
+    return status
+
+
+def summarise(variant_name, text, judgement, expected):
+    """(Summary, ktap text) of one test boot: the KTAP results of its
+    console @text against the @expected tests, and @judgement's problems."""
+    ktap_text = '\n'.join(split(text, KTAP_BEGIN, KTAP_END)[0]) + '\n'
+    return results.summarise(variant_name, ktap_text, expected, judgement.splats,
+                             judgement.problem), ktap_text
+
+
+def analyse(variant_name, console_text, expected, rc, wall_limit, kmemleak=False):
+    """(Summary, ktap text) of one test boot from its console text: judge()
+    and summarise() (harness analyse reads a log again with this)."""
+    return summarise(variant_name, console_text,
+                     judge(console_text, rc, wall_limit, kmemleak=kmemleak,
+                           log='console.log'), expected)
 
 
 _BOOT = re.compile(r'HARNESS: userspace up at ([0-9.]+) s')

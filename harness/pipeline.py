@@ -9,9 +9,8 @@ import os
 import subprocess
 import sys
 
-from . import (bases, build, checks, figures, paths, printer, qemu, results, variants,
-               zoneaudit)
-from . import console as console_mod
+from . import (bases, boot, build, checks, console, figures, paths, printer, qemu, results,
+               variants, zoneaudit)
 
 
 def tree_of(base):
@@ -118,7 +117,8 @@ def build_variant(v, tests, btable):
 
 
 def boot_variant(v, resdir, built, tests=None, kvm=False, timeout=None):
-    """The boot half of a run: boot what build_variant() built, judge it."""
+    """The boot half of a run: boot what build_variant() built (boot.run(),
+    which judges the boot), and its kselftests' results."""
     if isinstance(built, results.Summary):
         return built
     image, initrd, expected = built
@@ -131,12 +131,9 @@ def boot_variant(v, resdir, built, tests=None, kvm=False, timeout=None):
         f.write(' '.join(argv) + '\n')
     printer.step(f'{v.name}: boot ({argv[0]}, limit {v.boot_timeout} s): '
                    f'{", ".join(expected)}')
-    console = os.path.join(resdir, 'console.log')
-    rc, elapsed = qemu.boot(argv, console, v.boot_timeout, echo=printer.progress)
-    printer.step(f'{v.name}: guest ran {elapsed:.0f} s')
-    with open(console, errors='replace') as f:
-        s, ktap_text = console_mod.analyse(v.name, f.read(), expected, rc, v.boot_timeout,
-                                           kmemleak='kmemleak' in v.fragments)
+    b = boot.run(v, argv, os.path.join(resdir, 'console.log'), echo=printer.progress)
+    printer.step(f'{v.name}: guest ran {b.elapsed:.0f} s')
+    s, ktap_text = console.summarise(v.name, b.text, b.judgement, expected)
     _write(resdir, s, ktap_text)
     return s
 

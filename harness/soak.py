@@ -83,10 +83,9 @@ def judge(kernel, text, faults=False):
         return ktap.Case(f'{kernel}: {name}', ktap.PASS if ok else ktap.FAIL,
                          '' if ok else why)
 
-    status = m.get('exit_status')
-    trouble = ([] if '_finished' in m else ['the soak did not finish']) + \
-        ([f'the workload exited {status:.0f}'] if status else []) + \
-        [line for _, line in fig['splats']]
+    # The judgement of every boot, from its log (what only QEMU's status
+    # shows, main() takes from make bench's count: beyond_logs()).
+    trouble = console.judge(text, mode='bench').problems
     missing = [k for k in METRICS + (('injected',) if faults else ()) if k not in m]
     if missing and not trouble:
         trouble.append(f'no figure {", ".join(missing)}')
@@ -148,8 +147,7 @@ def judge_population(logs, refused=REFUSED_AREA):
         text = logs.get(k, '')
         fig[k] = console.bench_figures(text)
         m = fig[k]['metrics']
-        trouble = ([] if '_finished' in m else ['the boot did not finish']) + \
-            [line for _, line in fig[k]['splats']]
+        trouble = console.judge(text, mode='bench').problems
         failed = [f'{n} rc {rc}' for n, st, rc in _KSFT.findall(text) if st == 'fail']
         ran = len(_KSFT.findall(text))
         missing = [f for f in POPULATION_FIGURES if f not in m]
@@ -218,7 +216,7 @@ def main(btable, minutes, name=SOAK):
     spec = spec_for(name, minutes, btable)
     printer.step(f'{name}: {minutes:g} min per kernel '
                  f'({", ".join(k.name for k in spec.kernels)})')
-    text, _, logs = bench.run_logs(
+    text, bad, logs = bench.run_logs(
         spec, btable, f'make {"fault-inject" if name == FAULTS else "soak"} MINUTES={minutes:g}')
     print(text)
     cases = []
@@ -228,7 +226,7 @@ def main(btable, minutes, name=SOAK):
                os.path.join(paths.BENCH_RESULTS, name + '-rate.png'))
     if err:
         printer.step(f'{name}: no plot: {err}')
-    summaries = [results.Summary(name, cases, [])]
+    summaries = [results.Summary(name, cases, beyond_logs(bad, logs))]
     if name == FAULTS:
         summaries.append(population(btable))
     return summaries
@@ -239,6 +237,18 @@ def population(btable):
     spec = bench.load(INI, None, btable)[POPULATION]
     printer.step(f'{POPULATION}: one kernel booted with every area and with '
                  f'{REFUSED_AREA} refused')
-    text, _, logs = bench.run_logs(spec, btable, 'make fault-inject ONLY=population')
+    text, bad, logs = bench.run_logs(spec, btable, 'make fault-inject ONLY=population')
     print(text)
-    return results.Summary(POPULATION, judge_population(logs), [])
+    return results.Summary(POPULATION, judge_population(logs), beyond_logs(bad, logs))
+
+
+def beyond_logs(bad, logs):
+    """The boots make bench judged failed (@bad of them) that their console
+    @logs ({kernel: text}) do not show failed: killed at the wall-clock
+    limit, or QEMU exited non-zero, after the workload had finished: one
+    problem that counts them, so that a boot fails here as it did there."""
+    shown = sum(1 for text in logs.values() if console.judge(text, mode='bench').problems)
+    if bad <= shown:
+        return []
+    return [f'{bad - shown} boots failed outside what their console shows (killed at '
+            f'the wall-clock limit, or QEMU exited non-zero): see the table above']

@@ -76,6 +76,10 @@ class BenchParseTest(unittest.TestCase):
             benchstats.fisher_two_sided(10, 9, 0, 9)
 
 
+# What console.judge() says of a benchmark boot that did not finish.
+UNFINISHED = 'the workload did not finish (guest crashed or rebooted)'
+
+
 def _boot(problems=(), **metrics):
     return {'metrics': metrics, 'samples': [], 'problems': list(problems), 'wall_s': 1.0}
 
@@ -91,7 +95,7 @@ class BenchFailureCountTest(unittest.TestCase):
         self.assertTrue(benchstats.failed_allocation(_boot([KSWAPD_FAILURE])))
         self.assertTrue(benchstats.failed_allocation(_boot(
             ['kernel splat: churn invoked oom-killer: gfp_mask=0x440dc0(GFP_KERNEL)'])))
-        self.assertFalse(benchstats.failed_allocation(_boot(['workload did not finish'])))
+        self.assertFalse(benchstats.failed_allocation(_boot([UNFINISHED])))
         self.assertTrue(benchstats.failed_atomic(_boot(atomic_failed=32)))
         self.assertFalse(benchstats.failed_atomic(_boot(atomic_failed=0)))
         self.assertIsNone(benchstats.failed_atomic(_boot()))
@@ -342,13 +346,13 @@ class BenchReportTest(unittest.TestCase):
                                   'series-off': [{'faults_per_s': 99, 'boot_s': 1}] * 3,
                                   'series-on': [{'faults_per_s': 98, 'boot_s': 1}] * 3,
                                   'series-zone-cma': [{'faults_per_s': 97, 'boot_s': 1}] * 3})
-        runs['series-off'][2]['problems'] = ['workload did not finish']
+        runs['series-off'][2]['problems'] = [UNFINISHED]
         runs['series-off'][2]['metrics'] = {'faults_per_s': 12345}
         md = benchreport.make_report(paths.ROOT, b, runs, {}, *_other_base())['markdown']
         self.assertIn('- base: Linux 6.6.90 (Debian linux-source-6.6 '
                       '6.6.90-1) (tag `base` of `build/linux-lts`)', md)
         self.assertIn('| `series-off` | 2/3 | 99.0 (99.0-99.0) | 0.990 |', md)
-        self.assertIn('`series-off` run 3: workload did not finish', md)
+        self.assertIn('`series-off` run 3: ' + UNFINISHED, md)
         # The left-out run's own figures stay visible; they can be the finding.
         self.assertIn('- `series-off` run 3 reported: faults_per_s 12,345', md)
         self.assertNotIn('run 1 reported', md)
