@@ -102,7 +102,7 @@ checkpatch: deps
 
 ## make check [BASE=b] [CHECKS=a,b] [MATRIX=x,y]  series quality gates:
 ##                     checkpatch, kerneldoc, docs, compiler (sparse, W=1), bisect,
-##                     matrix, zone-movable
+##                     matrix, zone-movable, figures, kconfig (existing .configs kept)
 check: deps
 	@$(HARNESS) check --series $(ONE_BASE) $(if $(CHECKS),--only $(CHECKS),) $(if $(MATRIX),--matrix $(MATRIX),)
 

@@ -14,8 +14,12 @@ One job per module, in the spirit of tools/testing/kunit:
   build        the one configure path; kernel, kselftests, initramfs
   proc         a logged subprocess, a scratch git worktree, reproduce lines
   qemu         QEMU command line and a boot with a wall-clock limit
+  boot         the one boot of a kernel to test or measure it: QEMU, the
+               console log, console.judge()'s judgement (make run, make test,
+               make bench and the commands built on it, make bad-input)
   console      split a guest's console (KTAP, bench lines, kernel lines);
-               judge a test boot
+               judge a boot (every command's one judgement); a test boot's
+               results
   ktap         parse KTAP/TAP output of run_kselftest.sh
   splat        find kernel splats in a console log
   results      a variant's Summary and its JSON file
@@ -33,7 +37,9 @@ One job per module, in the spirit of tools/testing/kunit:
   benchrun     make bench: boot the kernels interleaved, collect the figures
   benchstats   make bench: median and spread of the runs
   benchreport  make bench: Markdown, JSON and plot
+  figures      the figures the README, cover letter and commit messages quote,
+               computed from bench/results (bench/figures.ini); gate figures
   badinput     make bad-input: the rows of configs/bad-input.ini
-  mmcompare    make mm-selftests: mainline's mm kselftests, base vs series
+  mmcompare    make mm-selftests: mainline's mm kselftests, 7.3-rc7 vs series
   soak         make soak and make fault-inject: churn, stress, nothing lost
 """

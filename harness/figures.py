@@ -16,8 +16,11 @@ from the results files (never from typed numbers) and:
     one of the rendered figures.
 
 A "figure" in a text is what FIGURE_RE matches: a ratio (0.944x), a count
-of boots (9 of 56 boots) or a p value (p = 0.01). Other numbers (sizes,
-orders, thread counts) describe a setup, not a result, and are not checked.
+"N of M" (9 of 56 boots, 3 boots of 3, 16,122 of 16,256), a p value
+(p = 0.01) or a percentage (32%). Other numbers (sizes, orders, thread
+counts, and counts such as "4,454 THPs") are not recognised: a text
+quotes those through placeholders by convention, and the gate cannot
+tell them from a setup's numbers.
 """
 import json
 import os
@@ -31,8 +34,9 @@ TABLE_END = '<!-- figures:end -->'
 PLACEHOLDER_RE = re.compile(r'\{\{([\w-]+)\.(\w+)\}\}')
 # A ratio, a boot count or a p value, typed or rendered.
 FIGURE_RE = re.compile(r'(?<![\w.{-])(\d+(?:\.\d+)?)x(?![\w])'
-                       r'|\b(\d[\d,]*) of (\d[\d,]*) boots\b'
-                       r'|\bp = (\d*\.?\d+)')
+                       r'|(?<![\w.,-])(\d[\d,]*) (?:boots )?of (\d[\d,]*)(?![\d,]*\w)'
+                       r'|\bp\s*=\s*(\d*\.?\d+)'
+                       r'|(?<![\w.])(\d+(?:\.\d+)?)%')
 STATS = ('median', 'boots')
 OPS = {'>=': lambda a, b: a >= b, '<=': lambda a, b: a <= b,
        '==': lambda a, b: a == b, '<': lambda a, b: a < b, '>': lambda a, b: a > b}
@@ -45,13 +49,16 @@ class FigureError(Exception):
 
 
 def normalise(match):
-    """The canonical form of one FIGURE_RE match: '0.944x', '9 of 56', 'p=0.01'."""
-    ratio, a, n, p = match.groups()
+    """The canonical form of one FIGURE_RE match: '0.944x', '9 of 56',
+    'p=0.01', '32%'."""
+    ratio, a, n, p, pct = match.groups()
     if ratio is not None:
         return ratio + 'x'
     if a is not None:
         return f'{a.replace(",", "")} of {n.replace(",", "")}'
-    return 'p=' + p
+    if p is not None:
+        return 'p=' + p
+    return pct + '%'
 
 
 def figures_in(text):
@@ -73,7 +80,9 @@ def fmt_number(x, spec=None):
 
 
 def _with_unit(number, unit):
-    return f'{number} {unit}' if unit else number
+    if not unit:
+        return number
+    return number + unit if unit == '%' else f'{number} {unit}'
 
 
 def load(path):
@@ -157,7 +166,8 @@ def compute(sec, results_dir, cache=None):
         ratio = s / b if b else None
         f['ratio'] = f'{ratio:.3f}x' if ratio is not None else '-'
         values = {'series': s, 'base': b, 'ratio': ratio}
-        f['runs'] = f'{len(runs[ref])}, {len(runs[k])}'
+        kept = [len(benchstats.values(runs, x, metric)) for x in (ref, k)]
+        f['runs'] = f'{kept[0]}/{len(runs[ref])}, {kept[1]}/{len(runs[k])}'
     else:
         (a, n), (c, m) = _boots(runs, k, metric, where), _boots(runs, ref, metric, where)
         f['series'], f['base'] = f'{a} of {n} boots', f'{c} of {m} boots'
@@ -184,7 +194,7 @@ def compute_all(sections, results_dir):
 
 def table(sections, figs):
     """The headline table (markdown) of the sections that have a claim."""
-    lines = ['| claim | 7.3-rc7 | series | ratio or p | target | verdict | boots | '
+    lines = ['| claim | reference | series | ratio or p | target | verdict | boots | '
              'reproduce | results (series at) |',
              '| --- | --- | --- | --- | --- | --- | --- | --- | --- |']
     for s in sections:
@@ -268,8 +278,8 @@ def typed_figures(text, where):
     """Problems for figures typed in @text outside placeholders and the
     table block: a text that quotes results must take them from figures."""
     start, end = text.find(TABLE_BEGIN), text.find(TABLE_END)
-    if 0 <= start < end:
-        text = text[:start] + text[end:]
+    if 0 <= start < end:  # blank it, keeping the line numbers of the rest
+        text = text[:start] + '\n' * text.count('\n', start, end) + text[end:]
     problems = []
     for n, line in enumerate(text.splitlines(), 1):
         for m in FIGURE_RE.finditer(PLACEHOLDER_RE.sub('', line)):

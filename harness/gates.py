@@ -435,8 +435,8 @@ def gate_kconfig(ctx):
         fragments = arches.compose(arches.ARCHES[arch], own)
         out = os.path.join(ctx.out, f'check-kconfig-{n}')
         try:
-            _, cmd = _configure(ctx, pristine, arch, out + '-pristine', fragments, settings,
-                                log=log)
+            bad, cmd = _configure(ctx, pristine, arch, out + '-pristine', fragments, settings,
+                                  log=log)
             with open(os.path.join(out + '-pristine', '.config')) as f:
                 text = f.read()
             before = kconfig.parse(text)
@@ -444,10 +444,14 @@ def gate_kconfig(ctx):
         except (GateError, build.BuildError) as e:
             cases.append(_case(f'kconfig: {name}: kept by the series', False, str(e), ''))
             continue
+        # A setting the pristine tree did not take tests nothing: say so.
+        untested = [f'{sym}={want} not taken by {ctx.rel(pristine)} (got {got})'
+                    for sym, want, got in bad]
         changed = [f'{k}={v} became {after.get(k, "gone")}' for k, v in sorted(before.items())
                    if after.get(k, 'n') != v]
-        cases.append(_case(f'kconfig: {name}: kept by the series', not changed,
-                           '; '.join(changed[:5]), f'{cmd} && cp .config to {ctx.rel(out)} '
+        cases.append(_case(f'kconfig: {name}: kept by the series', not changed and not untested,
+                           '; '.join((untested + changed)[:5]),
+                           f'{cmd} && cp {ctx.rel(out)}-pristine/.config {ctx.rel(out)}/ '
                            f'&& {cmd2}'))
     arch, first, switch = KCONFIG_FOLLOWS
     out = os.path.join(ctx.out, 'check-kconfig-follows')
@@ -467,7 +471,8 @@ def gate_kconfig(ctx):
         cases.append(_case(name, limit in ('0', top),
                            f'CONFIG_PAGE_BLOCK_MAX_ORDER={limit} with '
                            f'CONFIG_ARCH_FORCE_MAX_ORDER={top}',
-                           f'{cmd} && append {" ".join(switch)} && {cmd2}'))
+                           f'{cmd} && echo {" ".join(switch)} >> {ctx.rel(out)}/.config '
+                           f'&& {cmd2}'))
     return results.Summary('check:kconfig', cases, [])
 
 

@@ -1,6 +1,6 @@
 """scripts/alloc-failure-reports.py on a real report: kswapd's failed swap-table
-allocation in an `atomic` boot of the series with ZONE_CMA (run 4,
-2026-12-05, bench/results/atomic.md)."""
+allocation in an `atomic` boot of the series with ZONE_CMA (its console
+log, kept as test data)."""
 import importlib.util
 import os
 import unittest

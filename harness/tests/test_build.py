@@ -84,10 +84,10 @@ class VariantTableTest(unittest.TestCase):
 class MismatchMessageTest(unittest.TestCase):
     def test_names_variant_base_and_tree(self):
         msg = build.mismatch_message(_variant('arm64'), 'Linux 7.3-rc7', 'build/linux',
-                                     [('CONFIG_LIMIT_PAGE_BLOCK_ORDER', 'y', 'n')])
+                                     [('CONFIG_CMA_CONCURRENT_ALLOC', 'y', 'n')])
         self.assertTrue(msg.startswith('variant arm64 on base mainline (Linux 7.3-rc7, '
                                        'build/linux): Kconfig symbols'), msg)
-        self.assertIn('CONFIG_LIMIT_PAGE_BLOCK_ORDER: fragment sets y, .config has n', msg)
+        self.assertIn('CONFIG_CMA_CONCURRENT_ALLOC: fragment sets y, .config has n', msg)
 
 
 class SelectTest(unittest.TestCase):

@@ -172,7 +172,7 @@ class GateTest(unittest.TestCase):
         self.repo.write('series/cover-letter.txt',
                         self.repo.read('series/cover-letter.txt') + 'In 9 of 56 boots.\n')
         problems = self.repo.check()
-        self.assertTrue(any('"9 of 56 boots" is typed' in p for p in problems))
+        self.assertTrue(any('"9 of 56" is typed' in p for p in problems))
 
     def test_stale_export_fails(self):
         self.repo.write('series/cover-letter.txt',
@@ -184,6 +184,20 @@ class GateTest(unittest.TestCase):
                         '0.944x, in 9 of 56 boots (p = 0.01).\n---\n')
         problems = self.repo.check()
         self.assertEqual(len([p for p in problems if '0001-x.patch' in p]), 3)
+
+    def test_other_figure_forms_are_caught(self):
+        self.repo.write('README.md', self.repo.read('README.md') +
+                        '\nIn 3 boots of 3, p=0.001, 32% of the area, 16,122 of 16,256.\n')
+        typed = [p for p in self.repo.check() if 'is typed' in p]
+        self.assertEqual(len(typed), 4)
+        self.assertTrue(all(p.startswith('README.md:') for p in typed))
+        # Line numbers count the table's lines too.
+        line = len(self.repo.read('README.md').splitlines())
+        self.assertTrue(all(p.startswith(f'README.md:{line}:') for p in typed), typed)
+
+    def test_setup_numbers_are_not_figures(self):
+        self.assertEqual(figures.figures_in('x86_64, 1 GiB, 16x64M, cma=128M, order 3, '
+                                            '2 of the 8 nodes'), [])
 
     def test_date_in_docs_fails(self):
         self.repo.write('docs/note.md', 'Measured 2026-12-05 at 19:17.\n')
