@@ -471,8 +471,8 @@ def gate_kconfig(ctx):
         cases.append(_case(name, limit in ('0', top),
                            f'CONFIG_PAGE_BLOCK_MAX_ORDER={limit} with '
                            f'CONFIG_ARCH_FORCE_MAX_ORDER={top}',
-                           f'{cmd} && echo {" ".join(switch)} >> {ctx.rel(out)}/.config '
-                           f'&& {cmd2}'))
+                           f"{cmd} && printf '%s\\n' {' '.join(switch)} "
+                           f'>> {ctx.rel(out)}/.config && {cmd2}'))
     return results.Summary('check:kconfig', cases, [])
 
 
