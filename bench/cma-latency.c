@@ -2,7 +2,7 @@
 /*
  * cma_alloc() latency from an area that user pages fill first.
  *
- *   cma-latency [-r DIR] ROUNDS MIB...
+ *   cma-latency [-r DIR] [-n SAMPLES] ROUNDS MIB...
  *
  * Fill the guest with anonymous 4K pages until FILL_MARGIN_MIB plus three
  * quarters of the area is left free (room for the pages the held
@@ -21,6 +21,12 @@
  * refilled in between was evacuated into a place that a later allocation
  * had to evacuate again.
  *
+ * A size whose ROUNDS held allocations give fewer than SAMPLES timings (-n,
+ * default 30: a p99 needs that many) repeats the hold, free and refill
+ * cycle until it has SAMPLES, so that large sizes, of which the area holds
+ * only a few at a time, are timed as often as small ones. The clocksource
+ * the timings come from is printed first (# clocksource).
+ *
  * With -r DIR, the program reads every regular file in DIR once after the
  * fill, so that clean page cache takes what the fill left free, in the
  * area as far as the kernel places page cache there. The reads are not
@@ -29,7 +35,9 @@
  * workingset_refault_file (harness/console.py) do.
  *
  * Prints, for each MIB (as m<MIB>_...):
- *   median_ms, p99_ms   allocation time, nearest rank over the allocations
+ *   samples             allocations timed
+ *   median_ms, p90_ms, p99_ms, max_ms
+ *                       allocation time, nearest rank over the allocations
  *   migrated_per_page   pages migrated / pages allocated
  *   ms_per_1k_migrated  allocation time per 1000 pages migrated
  *   moved_again         pages that moved more than once
@@ -197,6 +205,20 @@ static double percentile(const double *v, int n, int pct)
 	return v[rank > 0 ? rank - 1 : 0];
 }
 
+/* "# clocksource: NAME", the clock behind now()'s timings. */
+static void print_clocksource(void)
+{
+	char name[64] = "unknown";
+	FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+
+	if (f) {
+		if (fscanf(f, "%63s", name) != 1)
+			strcpy(name, "unknown");
+		fclose(f);
+	}
+	printf("# clocksource: %s\n", name);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long fill, avail, cma_total, cma_free, i, largest = 0;
@@ -204,20 +226,23 @@ int main(int argc, char **argv)
 	uint64_t *before, *after;
 	unsigned char *moves;
 	char area[512], alloc_path[600], free_path[600];
-	int pagemap, a, r, rounds, opt, first;
+	int pagemap, a, r, rounds, opt, first, samples = 30;
 	const char *files = NULL;
 	double *ms;
 	char *mem;
 
-	while ((opt = getopt(argc, argv, "r:")) != -1) {
-		if (opt != 'r')
+	while ((opt = getopt(argc, argv, "r:n:")) != -1) {
+		if (opt == 'r')
+			files = optarg;
+		else if (opt == 'n')
+			samples = parse_positive("cma-latency", optarg, "SAMPLES");
+		else
 			goto usage;
-		files = optarg;
 	}
 	first = optind + 1;
 	if (argc - optind < 2) {
 usage:
-		fprintf(stderr, "usage: cma-latency [-r DIR] ROUNDS MIB...\n");
+		fprintf(stderr, "usage: cma-latency [-r DIR] [-n SAMPLES] ROUNDS MIB...\n");
 		return 2;
 	}
 	if (files) {
@@ -263,7 +288,8 @@ usage:
 	before = calloc(fill, sizeof(*before));
 	after = calloc(fill, sizeof(*after));
 	moves = calloc(fill, 1);
-	ms = calloc(rounds, sizeof(*ms));
+	/* At most one cycle of ROUNDS past SAMPLES. */
+	ms = calloc(samples + rounds, sizeof(*ms));
 	if (mem == MAP_FAILED || !before || !after || !moves || !ms) {
 		perror("cma-latency: memory");
 		return 1;
@@ -272,6 +298,7 @@ usage:
 	madvise(mem, fill * page_size, MADV_NOHUGEPAGE);
 #endif
 	touch(mem, fill);
+	print_clocksource();
 	cma_free = meminfo_kb("CmaFree") / 1024;
 	printf("# area %s, %lu MiB filled, CMA %lu MiB, %lu MiB of it free\n",
 	       area, fill * page_size >> 20, cma_total, cma_free);
@@ -296,62 +323,78 @@ usage:
 				mib, cma_total);
 			return 1;
 		}
-		for (r = 0; r < (int)n; r++) {
-			double t0, t1;
-			int ret;
+		while (done < samples) {
+			int held = 0, cycle_failed = 0;
 
-			read_pfns(pagemap, mem, fill, before);
-			t0 = now();
-			ret = write_value(alloc_path, count);
-			t1 = now();
-			if (ret) {
-				failed++;
-				printf("# %lu MiB, allocation %d: %s\n", mib, r, strerror(-ret));
-				continue;
-			}
-			ms[done++] = (t1 - t0) * 1000;
-			total_ms += (t1 - t0) * 1000;
-			allocated += count;
-			read_pfns(pagemap, mem, fill, after);
-			for (i = 0; i < fill; i++) {
-				if (before[i] == after[i])
+			for (r = 0; r < (int)n; r++) {
+				double t0, t1;
+				int ret;
+
+				read_pfns(pagemap, mem, fill, before);
+				t0 = now();
+				ret = write_value(alloc_path, count);
+				t1 = now();
+				if (ret) {
+					failed++;
+					cycle_failed++;
+					printf("# %lu MiB, allocation %d: %s\n", mib, r, strerror(-ret));
 					continue;
-				migrated++;
-				if (moves[i] < 255 && ++moves[i] == 2)
-					again++;
+				}
+				held++;
+				ms[done++] = (t1 - t0) * 1000;
+				total_ms += (t1 - t0) * 1000;
+				allocated += count;
+				read_pfns(pagemap, mem, fill, after);
+				for (i = 0; i < fill; i++) {
+					if (before[i] == after[i])
+						continue;
+					migrated++;
+					if (moves[i] < 255 && ++moves[i] == 2)
+						again++;
+				}
+			}
+			for (r = 0; r < held; r++) {
+				if (write_value(free_path, count)) {
+					fprintf(stderr, "cma-latency: freeing %lu pages failed\n", count);
+					return 1;
+				}
+			}
+			/*
+			 * Refill: replace every page these allocations moved out
+			 * of the area by a new one, where the kernel now places
+			 * user pages. A new mapping over the page frees it
+			 * (tinyconfig kernels have no madvise()); it merges back
+			 * into its neighbours.
+			 */
+			for (i = 0; i < fill; i++) {
+				if (!moves[i])
+					continue;
+				if (mmap(mem + i * page_size, page_size,
+					 PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+					 -1, 0) == MAP_FAILED) {
+					perror("cma-latency: refill");
+					return 1;
+				}
+				touch(mem + i * page_size, 1);
+				moves[i] = 0;
+			}
+			/* A cycle that timed nothing would repeat for ever. */
+			if (!held) {
+				fprintf(stderr, "cma-latency: %lu MiB: %d allocations in a row failed\n",
+					mib, cycle_failed);
+				break;
 			}
 		}
-		for (r = 0; r < done; r++) {
-			if (write_value(free_path, count)) {
-				fprintf(stderr, "cma-latency: freeing %lu pages failed\n", count);
-				return 1;
-			}
-		}
-		/*
-		 * Refill: replace every page these allocations moved out of the
-		 * area by a new one, where the kernel now places user pages. A
-		 * new mapping over the page frees it (tinyconfig kernels have no
-		 * madvise()); it merges back into its neighbours.
-		 */
-		for (i = 0; i < fill; i++) {
-			if (!moves[i])
-				continue;
-			if (mmap(mem + i * page_size, page_size,
-				 PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-				 -1, 0) == MAP_FAILED) {
-				perror("cma-latency: refill");
-				return 1;
-			}
-			touch(mem + i * page_size, 1);
-			moves[i] = 0;
-		}
-		printf("# %lu MiB: %d allocations held, %lu pages migrated, CmaFree after refill %lu MiB\n",
-		       mib, done, migrated, meminfo_kb("CmaFree") / 1024);
+		printf("# %lu MiB: %d allocations timed, at most %lu held, %lu pages migrated, CmaFree after refill %lu MiB\n",
+		       mib, done, n, migrated, meminfo_kb("CmaFree") / 1024);
 		qsort(ms, done, sizeof(*ms), cmp_double);
+		printf("BENCH m%lu_samples=%d\n", mib, done);
 		if (done) {
 			printf("BENCH m%lu_median_ms=%.2f\n", mib, percentile(ms, done, 50));
+			printf("BENCH m%lu_p90_ms=%.2f\n", mib, percentile(ms, done, 90));
 			printf("BENCH m%lu_p99_ms=%.2f\n", mib, percentile(ms, done, 99));
+			printf("BENCH m%lu_max_ms=%.2f\n", mib, ms[done - 1]);
 			printf("BENCH m%lu_migrated_per_page=%.3f\n", mib,
 			       (double)migrated / allocated);
 		}
