@@ -22,10 +22,12 @@
  * had to evacuate again.
  *
  * A size whose ROUNDS held allocations give fewer than SAMPLES timings (-n,
- * default 30: a p99 needs that many) repeats the hold, free and refill
- * cycle until it has SAMPLES, so that large sizes, of which the area holds
- * only a few at a time, are timed as often as small ones. The clocksource
- * the timings come from is printed first (# clocksource).
+ * default 30) repeats the hold, free and refill cycle until it has SAMPLES,
+ * so that large sizes, of which the area holds only a few at a time, are
+ * timed as often as small ones; a size that cannot get them fails the run.
+ * By nearest rank, p99 is the slowest allocation until there are more than
+ * 100. The clocksource the timings come from is printed before and after
+ * them (# clocksource), so that a switch in between shows.
  *
  * With -r DIR, the program reads every regular file in DIR once after the
  * fill, so that clean page cache takes what the fill left free, in the
@@ -381,9 +383,9 @@ usage:
 			}
 			/* A cycle that timed nothing would repeat for ever. */
 			if (!held) {
-				fprintf(stderr, "cma-latency: %lu MiB: %d allocations in a row failed\n",
-					mib, cycle_failed);
-				break;
+				fprintf(stderr, "cma-latency: %lu MiB: %d allocations in a row failed, %d of %d timed\n",
+					mib, cycle_failed, done, samples);
+				return 1;
 			}
 		}
 		printf("# %lu MiB: %d allocations timed, at most %lu held, %lu pages migrated, CmaFree after refill %lu MiB\n",
@@ -408,5 +410,6 @@ usage:
 	}
 	printf("BENCH moved_again=%lu\n", all_again);
 	printf("BENCH failed=%lu\n", all_failed);
+	print_clocksource();
 	return 0;
 }
