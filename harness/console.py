@@ -196,12 +196,13 @@ VMSTAT_SUMS = {
 
 
 def bench_figures(text):
-    """Figures of one boot: {'metrics': {...}, 'samples': [...], 'splats': [...]}."""
+    """Figures of one boot: {'metrics': {...}, 'samples': [...], 'vmstat': {...}}.
+    Whether the boot counts is judge()'s to say, not this parser's."""
     metrics, samples, vm = {}, [], {}
     m = _BOOT.search(text)
     if m:
         metrics['boot_s'] = float(m.group(1))
-    inside, kernel_lines, _, finished = split(text, BENCH_BEGIN, BENCH_END)
+    inside, _, _, finished = split(text, BENCH_BEGIN, BENCH_END)
     if finished:
         metrics['_finished'] = 1
     for line in inside:
@@ -232,5 +233,4 @@ def bench_figures(text):
     if '_finished' in metrics and 'pgfault' in vm:
         for name, fields in VMSTAT_SUMS.items():
             metrics[name] = sum(vm.get(f, 0) for f in fields)
-    return {'metrics': metrics, 'samples': samples, 'vmstat': vm,
-            'splats': splat.find(kernel_lines)}
+    return {'metrics': metrics, 'samples': samples, 'vmstat': vm}

@@ -45,7 +45,7 @@ class BenchParseTest(unittest.TestCase):
         self.assertEqual(m['pgscan'], 15)
         self.assertEqual(m['pgskip'], 4)
         self.assertEqual([s['MemFree'] for s in r['samples']], [900000, 100000])
-        self.assertEqual(r['splats'], [])
+        self.assertEqual(console.judge(CONSOLE, mode='bench').splats, ())
 
     def test_no_event_counters_means_no_figures(self):
         r = console.bench_figures(CONSOLE.replace('VMSTAT pgfault 90000\n', ''))
@@ -57,9 +57,9 @@ class BenchParseTest(unittest.TestCase):
         self.assertNotIn('pswpout', r['metrics'])
 
     def test_splat_inside_bench_section(self):
-        r = console.bench_figures(CONSOLE.replace(
-            '[    3.000000] stray kernel line', '[ 3.0] BUG: Bad page state in process churn'))
-        self.assertEqual(len(r['splats']), 1)
+        text = CONSOLE.replace('[    3.000000] stray kernel line',
+                               '[ 3.0] BUG: Bad page state in process churn')
+        self.assertEqual(len(console.judge(text, mode='bench').splats), 1)
 
     def test_summarise(self):
         self.assertEqual(benchstats.summarise([3, 1, 2]), (2, 1, 3))
