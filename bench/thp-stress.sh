@@ -11,6 +11,20 @@
 # kswapd, which wakes kcompactd, instead of compacting directly).
 # BENCH lines:
 #   loop_s             seconds of the first pass over the mapping
+# and, on a kernel with harness/faults/reclaim-probe-7.3.patch, from
+# /sys/kernel/debug/reclaim_probe:
+#   direct_reclaims    direct reclaims (try_to_free_pages() calls)
+#   direct_over_1s     those that lasted longer than a second
+#   direct_max_s       the longest, in seconds (the probe's whole file,
+#                      with its task, order and GFP mask, goes to the log)
+#   direct_kernel      direct reclaims of kernel allocations (gfp_zone()
+#                      at most ZONE_NORMAL)
+#   direct_kernel_asleep  those that began while the kswapd of their first
+#                      node slept
+#   direct_kernel_max_s   the longest of them, in seconds
+#   kswapd_sleeps      times kswapd went fully to sleep
+#   kswapd_sleeps_kernel_low  those with no zone up to ZONE_NORMAL of its
+#                      node at its low watermark for GFP_KERNEL
 # The harness adds the vmstat figures (compact_stall, allocstall, pgscan,
 # pgskip, pgsteal).
 usage() {
@@ -36,4 +50,12 @@ out=$(/bench/transhuge-stress -d "$seconds" 2>&1)
 rc=$?
 printf '%s\n' "$out"
 printf '%s\n' "$out" | awk '$3 == "s/loop," { print "BENCH loop_s=" $2; exit }'
+probe=/sys/kernel/debug/reclaim_probe
+if [ -r $probe ]; then
+	sed 's/^/reclaim_probe: /' $probe
+	awk '$1 ~ /^direct(_kernel)?_max_ms$/ {
+		sub(/_ms$/, "_s", $1); printf "BENCH %s=%.3f\n", $1, $2 / 1000; next }
+	     $1 ~ /^(direct_reclaims|direct_over_1s|direct_kernel|direct_kernel_asleep|kswapd_sleeps|kswapd_sleeps_kernel_low)$/ {
+		print "BENCH " $1 "=" $2 }' $probe
+fi
 exit $rc

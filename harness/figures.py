@@ -37,7 +37,7 @@ FIGURE_RE = re.compile(r'(?<![\w.{-])(\d+(?:\.\d+)?)x(?![\w])'
                        r'|(?<![\w.,-])(\d[\d,]*) (?:boots )?of (\d[\d,]*)(?![\d,]*\w)'
                        r'|\bp\s*=\s*(\d*\.?\d+)'
                        r'|(?<![\w.])(\d+(?:\.\d+)?)%')
-STATS = ('median', 'boots')
+STATS = ('median', 'max', 'boots')
 OPS = {'>=': lambda a, b: a >= b, '<=': lambda a, b: a <= b,
        '==': lambda a, b: a == b, '<': lambda a, b: a < b, '>': lambda a, b: a > b}
 KEYS = {'claim', 'results', 'bench', 'kernel', 'ref', 'metric', 'stat', 'format', 'target',
@@ -135,11 +135,13 @@ def _runs(results_dir, sec, cache):
     return data, {k: kernels[k]['runs'] for k in (sec['kernel'], sec['ref'])}
 
 
-def _median(runs, kernel, metric, where):
+def _median(runs, kernel, metric, where, stat='median'):
+    """The median (or, for stat max, the largest) of @metric over the
+    kept boots of @kernel."""
     s = benchstats.summarise(benchstats.values(runs, kernel, metric))
     if s is None:
         raise FigureError(f'{where}: no kept boot of {kernel!r} has {metric!r}')
-    return s[0]
+    return s[2] if stat == 'max' else s[0]
 
 
 def _boots(runs, kernel, metric, where):
@@ -159,8 +161,9 @@ def compute(sec, results_dir, cache=None):
     unit = sec.get('unit', '')
     f = {'bench': sec.get('bench', sec['results']), 'results': sec['results'],
          'rev': (data.get('series') or '').split(' ')[0] or '-', 'claim': sec.get('claim', '')}
-    if sec['stat'] == 'median':
-        s, b = _median(runs, k, metric, where), _median(runs, ref, metric, where)
+    if sec['stat'] in ('median', 'max'):
+        s, b = (_median(runs, k, metric, where, sec['stat']),
+                _median(runs, ref, metric, where, sec['stat']))
         f['series'] = _with_unit(fmt_number(s, sec.get('format')), unit)
         f['base'] = _with_unit(fmt_number(b, sec.get('format')), unit)
         ratio = s / b if b else None

@@ -112,6 +112,12 @@ class ComputeTest(unittest.TestCase):
         self.assertEqual(f['p'], 'p = 1')
         self.assertEqual(f['verdict'], 'met')
 
+    def test_max_takes_the_largest_kept_boot(self):
+        sec = dict(self.repo.sections[0], stat='max')
+        f = figures.compute(sec, self.repo.path('bench/results'))
+        # The boot with a splat (10.0) is not kept; 95.0 is the largest kept.
+        self.assertEqual((f['base'], f['series'], f['ratio']), ('102', '95.0', '0.931x'))
+
     def test_unit_and_format(self):
         self.assertEqual(self.repo.figs['headroom']['series'], '420 MiB')
 
