@@ -135,7 +135,7 @@ def _runs(results_dir, sec, cache):
     return data, {k: kernels[k]['runs'] for k in (sec['kernel'], sec['ref'])}
 
 
-def _median(runs, kernel, metric, where, stat='median'):
+def _stat(runs, kernel, metric, where, stat='median'):
     """The median (or, for stat max, the largest) of @metric over the
     kept boots of @kernel."""
     s = benchstats.summarise(benchstats.values(runs, kernel, metric))
@@ -162,8 +162,8 @@ def compute(sec, results_dir, cache=None):
     f = {'bench': sec.get('bench', sec['results']), 'results': sec['results'],
          'rev': (data.get('series') or '').split(' ')[0] or '-', 'claim': sec.get('claim', '')}
     if sec['stat'] in ('median', 'max'):
-        s, b = (_median(runs, k, metric, where, sec['stat']),
-                _median(runs, ref, metric, where, sec['stat']))
+        s, b = (_stat(runs, k, metric, where, sec['stat']),
+                _stat(runs, ref, metric, where, sec['stat']))
         f['series'] = _with_unit(fmt_number(s, sec.get('format')), unit)
         f['base'] = _with_unit(fmt_number(b, sec.get('format')), unit)
         ratio = s / b if b else None
