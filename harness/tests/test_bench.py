@@ -345,7 +345,8 @@ class BenchReportTest(unittest.TestCase):
         runs = self.fake_runs(b, {'base': [{'faults_per_s': 100, 'boot_s': 1}] * 3,
                                   'series-off': [{'faults_per_s': 99, 'boot_s': 1}] * 3,
                                   'series-on': [{'faults_per_s': 98, 'boot_s': 1}] * 3,
-                                  'series-zone-cma': [{'faults_per_s': 97, 'boot_s': 1}] * 3})
+                                  'series-zone-cma': [{'faults_per_s': 97, 'boot_s': 1}] * 3,
+                                  'base-movablecore': [{'faults_per_s': 96, 'boot_s': 1}] * 3})
         runs['series-off'][2]['problems'] = [UNFINISHED]
         runs['series-off'][2]['metrics'] = {'faults_per_s': 12345}
         md = benchreport.make_report(paths.ROOT, b, runs, {}, *_other_base())['markdown']
